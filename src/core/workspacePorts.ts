@@ -40,6 +40,13 @@ export interface ChangeOptions {
    * same file (its change lock; see `AtomicWrites.exclusive`): a step shows it as where it stands.
    */
   waiting?: (message: string) => void;
+  /**
+   * Judges where the path (`input`, as given) leads, workspace-relative with links followed, as `writeText` opens the
+   * place it writes: an error returned refuses the change with it, nothing written. A change checked against where a link
+   * led (its lock, whether the file is withheld) cannot see it retargeted before the write; this sees the file written.
+   * `delete` removes the entry the path names (a link goes itself) and does not ask.
+   */
+  refuseTarget?: (resolved: string, input: string) => Error | undefined;
 }
 
 /** What a read (`readText`, `readBytes`, `readTextMany`) of a workspace file is held to. */

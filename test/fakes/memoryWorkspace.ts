@@ -73,6 +73,8 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
       signal?.throwIfAborted();
       const relative = await resolve(input);
       if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory; choose a file path`);
+      const refused = options?.refuseTarget?.(relative, input);
+      if (refused !== undefined) throw refused;
       checkExpected(input, relative, options?.expected);
       const failure = failures.get(relative);
       if (failure) {

@@ -71,8 +71,15 @@ async function changeLocked(
   signal: AbortSignal,
 ): Promise<FileChangeResult> {
   const { path, operation } = input;
+  // Every read and the write stay on the file the checks above judged and the lock holds: a link retargeted meanwhile (at
+  // .env, or at a file another step is changing under its own lock) refuses the change (an outside attack).
+  const stayOn = onlyWhileLeadingTo(input.resolvedPath);
+  // A file kept from the model (.env, a key) is changed only as the user sees it: an edit's search blocks, and a write
+  // said "unchanged", would tell a model what it holds a guess at a time. One kept by its name is not even read.
+  const withheldByName = withheldReason(input.resolvedPath) ?? withheldReason(path);
+  if (withheldByName !== undefined && operation === 'edit') throw new PathRefusedError(path, withheldByName, withheldHint(path));
   const reconciled = await reconcileInterrupted(ctx, path, (before) => input.propose(before));
-  let current = await readVersion(ctx, path, signal);
+  let current = await readVersion(ctx, path, signal, stayOn);
   if (reconciled.kind === 'landed') return resultOf(path, reconciled.checkpoint.before, operation, textOf(current));
   // After the crash check: a deletion of this step's that landed before a crash is reported as made, not as a missing file
   // (an outside attack: the resumed run failed on "Nothing to delete").
@@ -82,9 +89,7 @@ async function changeLocked(
   const effect = operation === 'delete' ? 'delete' : 'write';
   // Outside the files the step declared (drift), or after a crash that left the file as neither side of this step's change: asks whatever the policy.
   const outsideScope = ctx.writeScope !== undefined && !inWriteScope(path, ctx.writeScope);
-  // A file kept from the model (.env, a key) is changed only as the user sees it: an edit's search blocks, and a write
-  // said "unchanged", would tell a model what it holds a guess at a time.
-  const withheld = withheldReason(input.resolvedPath) ?? withheldReason(path) ?? (holdsPrivateKey(textOf(current) ?? '') ? privateKeyReason : undefined);
+  const withheld = withheldByName ?? (holdsPrivateKey(textOf(current) ?? '') ? privateKeyReason : undefined);
   if (withheld !== undefined && operation === 'edit') throw new PathRefusedError(path, withheld, withheldHint(path));
   const mustAsk = outsideScope || withheld !== undefined || reconciled.kind === 'unexpected' || needsApproval(effect, ctx.approvalPolicy);
   for (let round = 1; ; round++) {
@@ -111,7 +116,7 @@ async function changeLocked(
         ...(interrupted ? { interrupted } : {}),
       };
       await requireApproval(ctx, request, `${verb} ${path}`, signal);
-      const now = await readVersion(ctx, path, signal);
+      const now = await readVersion(ctx, path, signal, stayOn);
       if (!sameVersion(now, current)) {
         // Changed while the question was open: what was approved would overwrite what the user never saw.
         if (round >= maxRounds) throw changedTooOften(path);
@@ -120,7 +125,7 @@ async function changeLocked(
       }
     }
     try {
-      await applyRecorded(ctx, { path, operation, before: current, after: proposed }, signal);
+      await applyRecorded(ctx, { path, operation, before: current, after: proposed }, signal, stayOn);
       if (proposed === undefined) ctx.seenVersions?.delete(path);
       // An edit of a version the step never saw tells it nothing of the rest: marked seen, a later write of the step
       // would drop what another step put there (an outside attack).
@@ -129,9 +134,24 @@ async function changeLocked(
     } catch (error) {
       if (!isWorkspaceError(error, 'changed')) throw error;
       if (round >= maxRounds) throw changedTooOften(path);
-      current = await readVersion(ctx, path, signal);
+      current = await readVersion(ctx, path, signal, stayOn);
     }
   }
+}
+
+/**
+ * A `refuseTarget` for the reads and the write of a change checked against `resolvedPath` (where its path led then):
+ * refuses, with a `WorkspaceError` of code `changed`, a path that leads elsewhere now.
+ */
+function onlyWhileLeadingTo(resolvedPath: string): (resolved: string, input: string) => Error | undefined {
+  return (resolved, input) =>
+    resolved === resolvedPath
+      ? undefined
+      : new WorkspaceError(
+          'changed',
+          input,
+          `${input} now leads to ${resolved}, not to ${resolvedPath} as when this change was checked (a link was changed meanwhile); nothing was written. Run the step again to change the file it leads to now.`,
+        );
 }
 
 /**

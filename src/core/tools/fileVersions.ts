@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileVersion } from '../runStorePorts';
-import type { ExpectedContent } from '../workspacePorts';
+import type { ExpectedContent, ReadOptions } from '../workspacePorts';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import type { ToolContext } from './tool';
 
@@ -39,15 +39,21 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * computed on a lossy decoding can rewrite bytes the user never saw change. Refuses
  * directories. A file that is there but reads as missing (a link swapped between the
  * calls) is refused: taken for absent, it would be written as a new file and checkpointed
- * as one, and Undo would delete it instead of restoring it.
+ * as one, and Undo would delete it instead of restoring it. `refuseTarget` judges the file the read opens (see
+ * `ReadOptions`).
  */
-export async function readVersion(ctx: Pick<ToolContext, 'workspace'>, path: string, signal: AbortSignal): Promise<FileVersion> {
+export async function readVersion(
+  ctx: Pick<ToolContext, 'workspace'>,
+  path: string,
+  signal: AbortSignal,
+  refuseTarget?: ReadOptions['refuseTarget'],
+): Promise<FileVersion> {
   const stat = await ctx.workspace.stat(path, signal);
   if (stat === undefined) return { exists: false };
   if (stat.type === 'directory') throw new WorkspaceError('is_directory', path, `${path} is a directory, not a file`);
   let text: string;
   try {
-    const limit = { maxBytes: maxChangedFileBytes };
+    const limit: ReadOptions = { maxBytes: maxChangedFileBytes, ...(refuseTarget === undefined ? {} : { refuseTarget }) };
     text = ctx.workspace.readBytes
       ? decodeStrictly(path, await ctx.workspace.readBytes(path, signal, limit))
       : await ctx.workspace.readText(path, signal, limit);

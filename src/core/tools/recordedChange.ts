@@ -1,5 +1,5 @@
 import type { Checkpoint, CheckpointStore, FileVersion } from '../runStorePorts';
-import type { WorkspaceFs } from '../workspacePorts';
+import type { ChangeOptions, WorkspaceFs } from '../workspacePorts';
 import { sha256OfBytes } from '../workspace/expectedContent';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
@@ -19,9 +19,15 @@ export interface RecordedChange {
  * are recorded (`intended`) before anything is made, then written only while the file is
  * still `change.before` (a mismatch rejects with `WorkspaceError` code `changed`), then
  * settled `applied`, or `abandoned` when the write failed. A crash in between leaves the
- * intent for `reconcileInterrupted`. Without a checkpoint store the change is simply made.
+ * intent for `reconcileInterrupted`. Without a checkpoint store the change is simply made. `refuseTarget` judges the
+ * place written (see `ChangeOptions`).
  */
-export async function applyRecorded(ctx: ToolContext, change: RecordedChange, signal: AbortSignal): Promise<void> {
+export async function applyRecorded(
+  ctx: ToolContext,
+  change: RecordedChange,
+  signal: AbortSignal,
+  refuseTarget?: ChangeOptions['refuseTarget'],
+): Promise<void> {
   const { path, before, after } = change;
   const store = ctx.checkpoints;
   // Stryker disable next-line ConditionalExpression,LogicalOperator: an existing file (or one deleted) has its folders; looking costs only stat calls, unused without a store, and a folder not made is settled abandoned.
@@ -33,7 +39,12 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
       ])
     : [];
   try {
-    const options = { expected: expectedOf(before), by: { stepId: ctx.stepId, stepTitle: ctx.stepTitle }, ...(ctx.progress ? { waiting: ctx.progress } : {}) };
+    const options: ChangeOptions = {
+      expected: expectedOf(before),
+      by: { stepId: ctx.stepId, stepTitle: ctx.stepTitle },
+      ...(ctx.progress ? { waiting: ctx.progress } : {}),
+      ...(refuseTarget === undefined ? {} : { refuseTarget }),
+    };
     if (after === undefined) await ctx.workspace.delete(path, signal, options);
     else await ctx.workspace.writeText(path, after, signal, options);
   } catch (error) {

@@ -151,6 +151,8 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
           const directory = entry.walk.directory(at);
           const target = { directory, name: at.name, key: entry.walk.resolvedPath(at) };
+          const refused = changeOptions?.refuseTarget?.(target.key, input);
+          if (refused !== undefined) throw refused;
           await writes.replace(entry.walk, target, text, stats?.mode ?? changeOptions?.mode, signal, () =>
             checkExpectedContent(raw, directory, at.name, changeOptions?.expected, input, relative),
             changeOptions?.waiting,

@@ -69,6 +69,21 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       assert.equal(await fs.stat('gone.txt'), undefined);
     });
 
+    it('asks refuseTarget where a read and a write lead, refusing with its error and changing nothing', async () => {
+      const fs = await open({ 'dir/a.txt': 'v1' });
+      const seen: [string, string][] = [];
+      const refuse = (resolved: string, input: string): Error | undefined => {
+        seen.push([resolved, input]);
+        return resolved === 'dir/a.txt' ? new Error('not this file') : undefined;
+      };
+      await assert.rejects(fs.writeText('./dir/a.txt', 'v2', undefined, { refuseTarget: refuse }), /^Error: not this file$/);
+      await assert.rejects(fs.readText('dir/./a.txt', undefined, { refuseTarget: refuse }), /^Error: not this file$/);
+      assert.equal(await fs.readText('dir/a.txt'), 'v1');
+      await fs.writeText('dir/b.txt', 'new', undefined, { refuseTarget: refuse });
+      assert.equal(await fs.readText('dir/b.txt'), 'new');
+      assert.deepEqual(seen, [['dir/a.txt', './dir/a.txt'], ['dir/a.txt', 'dir/./a.txt'], ['dir/b.txt', 'dir/b.txt']]);
+    });
+
     it('creates missing parent directories on write', async () => {
       const fs = await open();
       await fs.writeText('a/b/c/d.txt', 'deep');
