@@ -14,6 +14,7 @@ export type CritiqueCheck =
   | 'refused_untrusted'
   | 'withheld_read'
   | 'restated_request'
+  | 'unordered_changes'
   | VerificationFinding['check']
   | 'llm_review';
 
@@ -55,6 +56,7 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   refused_untrusted: 'Refused in Restricted Mode',
   withheld_read: 'Reads a file tools never read',
   restated_request: 'Nothing planned',
+  unordered_changes: 'One file changed in an order left to chance',
   unverified_change: 'Changes never checked',
   impossible_check: 'Check that cannot pass',
   check_without_retry: 'Failed check never retried',

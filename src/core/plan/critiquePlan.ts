@@ -7,6 +7,7 @@ import { critiqueIssue as issue, issueWeight, type CritiqueIssue } from './criti
 import { planLevels } from './planLevels';
 import type { Plan, Step } from './planSchema';
 import { skippedInputFindings } from './skippedInputFindings';
+import { unorderedChangeFindings } from './unorderedChangeFindings';
 import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
 import { verificationFindings } from './verificationFindings';
@@ -140,6 +141,9 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
   }
   for (const found of skippedInputFindings(plan, registry)) {
     issues.push(issue('skipped_input', found.kind === 'fix' ? 'critical' : 'warning', found.stepId, found.message, found.recommendation));
+  }
+  for (const found of unorderedChangeFindings(plan, registry)) {
+    issues.push(issue('unordered_changes', 'warning', found.stepId, found.message, found.recommendation));
   }
   const restated = restatedRequest(plan);
   if (restated !== undefined) issues.push(restated);
