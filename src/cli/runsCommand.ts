@@ -12,6 +12,8 @@ import { shellWord } from './shellWord';
 
 /** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
 const maxObjectiveLength = 120;
+/** Longest reason an unreadable journal is said in below the listing, in characters, on one line. */
+const maxReasonLength = 2000;
 
 /** One listed run; `repair` is the number of the repair it is, when it is one. */
 interface RunRow {
@@ -84,11 +86,21 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       const undone = row.undone ? (row.undoneInPart ? ', some changes undone' : ', changes undone') : '';
       return `${row.status}${row.repair === undefined ? '' : `, repair ${row.repair}`}${replaced}${undone}`;
     });
-    // One column whatever the longest status ("completed, changes undone" pushed the counts out of line).
-    const width = Math.max(...statuses.map((status) => status.length));
-    for (const [index, row] of listed.entries()) {
-      const status = (statuses[index] ?? '').padEnd(width);
-      io.out(`${row.runId}  ${status} ${row.completed}/${row.steps}  ${row.updatedAt}  ${oneLine(row.objective, maxObjectiveLength)}`);
+    // Columns under their names (a newcomer could not tell the counts from the times), each as wide as its longest cell.
+    const header = ['Run', 'Status', 'Done', 'Updated (UTC)', 'Objective'];
+    const table = [
+      header,
+      ...listed.map((row, index) => {
+        const done = `${row.completed}/${row.steps}`;
+        return [row.runId, statuses[index] ?? '', done, row.updatedAt, oneLine(row.objective, maxObjectiveLength)];
+      }),
+    ];
+    const widths = header.map((_, column) => Math.max(...table.map((cells) => cells[column]?.length ?? 0)));
+    const last = header.length - 1;
+    for (const cells of table) io.out(cells.map((cell, column) => (column === last ? cell : cell.padEnd(widths[column] ?? 0))).join('  '));
+    // A reason cut to fit its row is said in full below (up to a bound): it is what the user has to act on.
+    for (const row of listed.filter((listedRow) => listedRow.status === 'unreadable' && listedRow.objective.length > maxObjectiveLength)) {
+      io.out(`\n${row.runId} cannot be read: ${oneLine(row.objective, maxReasonLength)}`);
     }
     const cutOff = rows.find((row) => row.status === 'interrupted');
     if (cutOff) io.out(`\nAn interrupted run goes on from where it stopped, finished steps not redone: task-planner resume ${shellWord(cutOff.runId)}`);

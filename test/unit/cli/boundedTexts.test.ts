@@ -36,7 +36,8 @@ describe('the command line bounds the texts of a plan and its journal on the ter
     const runs = await runCli(['runs', '--workspace', dir.path]);
     assert.equal(runs.code, 0, runs.stderr);
     const lines = runs.stdout.trim().split('\n');
-    assert.equal(lines.length, 1, `${lines.length} lines`);
-    assert.ok(lines[0]!.length <= 250 && lines[0]!.includes(' waiting '), `${lines[0]!.length} characters: ${lines[0]!.slice(0, 120)}`);
+    assert.equal(lines.length, 2, `${lines.length} lines: the columns' names, then the run`);
+    assert.match(lines[0]!, /^Run +Status +Done +Updated \(UTC\) +Objective$/);
+    assert.ok(lines[1]!.length <= 250 && lines[1]!.includes(' waiting '), `${lines[1]!.length} characters: ${lines[1]!.slice(0, 120)}`);
   });
 });

@@ -161,6 +161,10 @@ describe('attack: bounded: a committed journal nested 200,000 levels deep, and a
     const traced = await runCli(['trace', 'deep-run', '--workspace', ws], env());
     assert.doesNotMatch(traced.stderr, /Maximum call stack size exceeded/, `trace: exit ${traced.code}, ${traced.stderr.trim()}`);
     assert.match(traced.stderr, /Line 4 of the run journal .*deep-run\.jsonl holds values nested more than 1000 levels deep, which no run writes/);
+    // From a newcomer's trial: the listing cut the reason to fit its row; it is said in full below.
+    const listed = await runCli(['runs', '--workspace', ws], env());
+    assert.match(listed.stdout, /^deep-run +unreadable +0\/0 .*…$/m);
+    assert.match(listed.stdout, /^deep-run cannot be read: Line 4 of the run journal .*deep-run\.jsonl holds values nested more than 1000 levels deep, which no run writes/m);
   });
 
   it('resume --json of a deeply nested journal prints its result as JSON or fails clearly, never with a bare stack overflow', async () => {

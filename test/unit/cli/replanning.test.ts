@@ -67,7 +67,7 @@ describe('task-planner run and resume repair failed steps with the model', funct
     // The second newcomer's find (2026-12-01): `runs` listed the repaired run as failed, with nothing linking it to its repair.
     const listed = await runCli(['runs', '--workspace', workspace.path]);
     assert.match(listed.stdout, new RegExp(`^${result.runId}  completed, repair 1 +2/2 `, 'm'));
-    assert.match(listed.stdout, new RegExp(`^${result.runId.replace(/-replan-1$/, '')}  failed, replaced by repair 1 +1/2 `, 'm'));
+    assert.match(listed.stdout, new RegExp(`^${result.runId.replace(/-replan-1$/, '')} +failed, replaced by repair 1 +1/2 `, 'm'));
     // The second attacker's find (2026-12-01): --from a step the repair kept said "Nothing to undo" (its change was made in the first run).
     const fromKept = await runCli(['undo', result.runId, '--from', 'note', '--workspace', workspace.path]);
     assert.equal(fromKept.code, 0, fromKept.stderr);

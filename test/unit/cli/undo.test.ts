@@ -58,7 +58,7 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.match(undone.stdout, /^Undo restored f\.txt\.$/m);
     // The listing says so, as the editor's Runs view does.
     const listed = await runCli(['runs', '--workspace', ws]);
-    assert.match(listed.stdout, new RegExp(`^${runId} {2}completed, changes undone 2/2 `, 'm'));
+    assert.match(listed.stdout, new RegExp(`^${runId} {2}completed, changes undone +2/2 `, 'm'));
     assert.equal((JSON.parse((await runCli(['runs', '--workspace', ws, '--json'])).stdout) as { undone: boolean }[])[0]?.undone, true);
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
     // The user makes a change by hand; a second undo must not touch it.
@@ -93,7 +93,7 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.equal(undone.code, 1, undone.stdout);
     assert.equal(existsSync(join(ws, 'g.txt')), false);
     const listed = await runCli(['runs', '--workspace', ws]);
-    assert.match(listed.stdout, new RegExp(`^${runId} {2}completed, some changes undone 2/2 `, 'm'));
+    assert.match(listed.stdout, new RegExp(`^${runId} {2}completed, some changes undone +2/2 `, 'm'));
   });
 
   it('attack: undo says which steps ran commands, whose changes it does not take back (the output said only what it restored)', async () => {
