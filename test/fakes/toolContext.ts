@@ -3,7 +3,7 @@ import type { CheckpointStore } from '../../src/core/runStorePorts';
 import type { Logger } from '../../src/core/servicePorts';
 import type { WorkspaceFs } from '../../src/core/workspacePorts';
 import { createMemoryCheckpointStore } from '../../src/core/tools/checkpointStore';
-import type { ToolContext } from '../../src/core/tools/tool';
+import type { CommandLog, ToolContext } from '../../src/core/tools/tool';
 import { ManualClock } from './manualClock';
 import { ScriptedInteraction } from './scriptedInteraction';
 import { createMemoryWorkspace } from './memoryWorkspace';
@@ -29,3 +29,6 @@ export function makeToolContext(overrides: Partial<ToolContext> & { workspace?: 
 
 /** A signal that never aborts. */
 export const neverAborted = new AbortController().signal;
+
+/** A `CommandLog` of a step that started no command before (nothing may have run) and journals nothing. */
+export const freshCommandLog: CommandLog = { mayHaveRun: () => false, starting: () => Promise.resolve() };

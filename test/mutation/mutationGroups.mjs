@@ -448,7 +448,13 @@ export const mutationGroups = [
     name: 'engine-step',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/engine/stepAttempt.ts', 'src/core/engine/stepTimeout.ts', 'src/core/engine/journaledEffects.ts', 'src/core/engine/progressThrottle.ts'],
+    mutate: [
+      'src/core/engine/stepAttempt.ts',
+      'src/core/engine/stepCommandLog.ts',
+      'src/core/engine/stepTimeout.ts',
+      'src/core/engine/journaledEffects.ts',
+      'src/core/engine/progressThrottle.ts',
+    ],
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {
@@ -494,6 +500,7 @@ export const mutationGroups = [
       'test/unit/core/engine/evaluateCheck.test.ts',
       'test/unit/core/engine/checkCommandConsent.test.ts',
       'test/unit/core/engine/checkCommandConsent.program.test.ts',
+      'test/unit/core/engine/checkCommandCrash.attack.test.ts',
     ],
   },
   {

@@ -121,7 +121,9 @@ export function approvingCommands(
     requestApproval: (request, signal) => {
       // The project's own program only if it is the one shown at Start (`program`): a repository's git is not the git the user allowed.
       // Nor a helper of the workspace's that the program would run (`git lfs` running a repository's `git-lfs`).
-      if (request.kind === 'command' && request.changedInRun === undefined && request.helper === undefined && request.program?.shown === program) {
+      // Nor one that may have run before the run was interrupted: allowed once, it is asked about before it runs twice.
+      const asIs = request.kind === 'command' && request.changedInRun === undefined && request.helper === undefined && request.mayHaveRun === undefined;
+      if (asIs && request.program?.shown === program) {
         return Promise.resolve({ approved: true });
       }
       onForward(request);

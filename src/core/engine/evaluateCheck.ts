@@ -8,7 +8,7 @@ import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import { jsRegexToRe2 } from '../tools/jsRegexToRe2';
-import type { ToolContext } from '../tools/tool';
+import type { CommandLog, ToolContext } from '../tools/tool';
 import { refuseWithheldTarget, withheldRead } from '../tools/withheldFiles';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
@@ -32,6 +32,8 @@ export interface CheckEnvironment {
   options: ResolvedRunOptions;
   /** The step's interaction: a check command the user did not allow at Start asks through it. */
   interaction: Interaction;
+  /** Where a check command is journaled before it starts, and asked about when it may have run before an interruption. */
+  commandLog: CommandLog;
   signal: AbortSignal;
   /** Workspace-relative paths the step changed so far (every attempt). */
   changedFiles(): readonly string[];
@@ -143,6 +145,7 @@ async function commandCheck(check: Extract<Check, { kind: 'command' }>, env: Che
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     filesChangedInRun: () => env.filesChangedInRun(),
+    commandLog: env.commandLog,
     ...(env.runStartedAt === undefined ? {} : { runStartedAt: env.runStartedAt }),
   };
   let result: CommandResult;

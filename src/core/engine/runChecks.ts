@@ -9,6 +9,7 @@ import type { CheckResult, RunEventBody, RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
 import { createStepInteraction } from './stepInteraction';
+import { stepCommandLog } from './stepCommandLog';
 
 /** What a step's checks found after one attempt: every outcome in the step's order, and the failure when one did not pass. */
 export interface ChecksVerdict {
@@ -24,6 +25,8 @@ export interface CheckedRun {
   state: Readonly<RunState>;
   emit: (body: RunEventBody) => void;
   stop: RunStop;
+  /** Resolves once every event emitted so far is stored in the journal. */
+  flush(): Promise<void>;
 }
 
 /** A step's checks across its attempts. */
@@ -62,6 +65,11 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
     async evaluate(attempt) {
       const signal = run.stop.signal;
       const interaction = createStepInteraction(step.id, answeringNow(run.options.interaction), () => run.state.supplied, tracked.emit, signal);
+      // A check command is journaled before it starts, as the step's own are: resumed after a crash, it asks before it runs again.
+      const journal = (body: RunEventBody): void => {
+        if (!signal.aborted) tracked.emit(body);
+      };
+      const commandLog = stepCommandLog(step.id, () => run.state, journal, () => run.flush());
       const outcomes: CheckResult[] = [];
       const failures: string[] = [];
       let retryable = false;
@@ -72,6 +80,7 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
           stepTitle: step.title,
           options: run.options,
           interaction,
+          commandLog,
           signal,
           changedFiles: () => changed,
           filesChangedInRun: () => filesChangedBySteps(changesOfSteps(run.state.steps)),

@@ -18,11 +18,12 @@ import { attemptLimit } from '../plan/attemptLimit';
 import { journaledEffects } from './journaledEffects';
 import type { PendingChanges } from './pendingChanges';
 import { stepChecks, type StepChecks } from './runChecks';
+import { stepCommandLog } from './stepCommandLog';
 import { reviewStep, reviewWanted } from './reviewStep';
 import { withModel } from '../llm/modelRoles';
 import { shapeResult } from './shapeResult';
 import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
-import { commandKey, requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
+import { requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
 import type { RetryNote } from '../interactionPorts';
@@ -204,13 +205,7 @@ async function executeAttempt(
             withheld.add(path);
             journal({ type: 'file_withheld', stepId: id, path });
           },
-          commandLog: {
-            mayHaveRun: (argv, cwd) => state.steps[id]?.commandsInterrupted?.includes(commandKey(argv, cwd)) ?? false,
-            async starting(argv, cwd) {
-              journal({ type: 'command_started', stepId: id, argv: [...argv], cwd });
-              await run.flush();
-            },
-          },
+          commandLog: stepCommandLog(id, () => state, journal, () => run.flush()),
         }),
         prepared.input,
       ),

@@ -8,6 +8,7 @@ import type { CommandRunner, ProjectProgram } from '../../../../src/core/command
 import type { Interaction } from '../../../../src/core/interactionPorts';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { ManualClock } from '../../../fakes/manualClock';
+import { freshCommandLog } from '../../../fakes/toolContext';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makePlan } from '../../../support/randomPlans';
@@ -45,6 +46,7 @@ function evaluateAllowed(argv: string[], runner: CommandRunner, commands: readon
     stepTitle: 'Step s',
     options,
     interaction,
+    commandLog: freshCommandLog,
     signal: new AbortController().signal,
     changedFiles: () => [],
     filesChangedInRun: () => [],

@@ -9,6 +9,7 @@ import type { Diagnostics, EditorDiagnostic } from '../../../../src/core/editorP
 import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { ManualClock } from '../../../fakes/manualClock';
+import { freshCommandLog } from '../../../fakes/toolContext';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makePlan } from '../../../support/randomPlans';
@@ -21,6 +22,7 @@ function evaluate(check: Check, workspace: WorkspaceFs = createMemoryWorkspace({
     stepTitle: 'Step s',
     options: resolveRunOptions(makePlan([]), { clock: new ManualClock(), workspace, ...options }),
     interaction: deferAllInteraction,
+    commandLog: freshCommandLog,
     signal: new AbortController().signal,
     changedFiles: () => [],
     filesChangedInRun: () => [],
