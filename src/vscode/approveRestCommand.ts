@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { describeGrant, grantNeverCovers, makeGrant, type ApprovalGrant, type GrantReach, type WaitingFileApproval } from '../core/engine/approvalGrant';
+import {
+  describeGrant,
+  grantLineChars,
+  grantNeverCovers,
+  makeGrant,
+  type ApprovalGrant,
+  type GrantReach,
+  type WaitingFileApproval,
+} from '../core/engine/approvalGrant';
 import { terminalStepStatuses } from '../core/engine/runEvents';
 import type { ToolRegistry } from '../core/tools/tool';
 import type { ApprovalQueue } from './approvalQueue';
@@ -46,7 +54,7 @@ export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
       makeGrant({ runId: key.runId ?? '', reach: of, stepId: prompt.stepId, plan, tools: deps.tools(), waiting, ended });
     // Made before the question: what is granted is exactly what was listed, never a change that arrived while the modal was open.
     const grants: Record<GrantReach, ApprovalGrant> = { step: grantOf('step'), run: grantOf('run') };
-    const chosen = reach ?? (await chooseReach(prompt.stepId, grants, waiting, plan));
+    const chosen = reach ?? (await chooseReach(prompt.stepId, grants));
     if (chosen === undefined) return;
     const grant = grants[chosen];
     const approved = deps.queue.grant(grant);
@@ -61,15 +69,11 @@ export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
  * The modal: what the step's reach covers, what the run's adds to it (nothing said twice), what neither covers; the safe
  * answer first, as Enter picks the first (a modal's Cancel comes last).
  */
-async function chooseReach(
-  stepId: string,
-  grants: Record<GrantReach, ApprovalGrant>,
-  waiting: readonly WaitingFileApproval[],
-  plan: NonNullable<Parameters<typeof describeGrant>[2]>,
-): Promise<GrantReach | undefined> {
-  const bullets = (lines: readonly string[]): string => lines.map((line) => `• ${shownLine(line, 200)}`).join('\n');
-  const ofStepLines = describeGrant(grants.step, waiting, plan);
-  const more = describeGrant(grants.run, waiting, plan).filter((line) => !ofStepLines.includes(line));
+async function chooseReach(stepId: string, grants: Record<GrantReach, ApprovalGrant>): Promise<GrantReach | undefined> {
+  // The lines are as long as the grant allows (`grantLineChars`): cut here, what is covered would not all be shown.
+  const bullets = (lines: readonly string[]): string => lines.map((line) => `• ${shownLine(line, grantLineChars)}`).join('\n');
+  const ofStepLines = describeGrant(grants.step);
+  const more = describeGrant(grants.run).filter((line) => !ofStepLines.includes(line));
   // Keep asking first, as a button of its own: Enter presses the first, and the dialog's own Cancel (an item marked as
   // the close affordance) is never the first (measured in e2e: Enter then pressed "Approve the rest of this step").
   const keepAsking = vscode.l10n.t('Keep asking');

@@ -28,12 +28,22 @@ describe('approvalGrant: what "Approve the rest" covers is what it lists', () =>
   const waiting = [waitingOf('E1', 'src/f1.js'), waitingOf('E2', 'src/f2.js'), waitingOf('A', 'src/a.js')];
   const run = makeGrant({ runId: 'r', reach: 'run', stepId: 'E1', plan, tools, waiting, ended: new Set() });
 
-  it('"the rest of this run": the waiting changes as proposed and the later edits of the twelve steps, each to its own file', () => {
-    for (let index = 1; index <= 12; index++) {
+  it('"the rest of this run": the waiting changes as proposed and the later edits of the steps listed, each to its own file', () => {
+    for (let index = 1; index <= 10; index++) {
       assert.ok(grantCovers(run, 'r', `E${index}@later`, fileRequest(`E${index}`, `src/f${index}.js`)), `E${index}`);
     }
     assert.ok(grantCovers(run, 'r', 'A@req', fileRequest('A', 'src/a.js')), 'the agent step\'s waiting change, as listed');
-    assert.ok(grantCovers(run, 'r', 'W@x', fileRequest('W', 'docs/guide.md')), 'inside the files W declared');
+    const fewer = makeGrant({ runId: 'r', reach: 'run', stepId: 'W', plan: makePlan(plan.steps.slice(-2)), tools, waiting: [], ended: new Set() });
+    assert.ok(grantCovers(fewer, 'r', 'W@x', fileRequest('W', 'docs/guide.md')), 'inside the files W declared');
+  });
+
+  // An outside attack: the steps past the list's last line ("… and 3 more") were covered, their files never shown.
+  it('never the steps past its last line: they still ask, and the list says so', () => {
+    for (const [stepId, path] of [['E11', 'src/f11.js'], ['E12', 'src/f12.js'], ['W', 'docs/guide.md']] as const) {
+      assert.equal(grantCovers(run, 'r', `${stepId}@later`, fileRequest(stepId, path)), false, stepId);
+    }
+    assert.deepEqual(run.unlisted, ['E11', 'E12', 'W']);
+    assert.equal(describeGrant(run).at(-1), 'Still asks: later changes of A (no files declared); changes of E11, E12, W the list above does not show');
   });
 
   it('never: a later change of a step that declared no files, a file a step did not name, a command, another run, a change outside scope, through a link', () => {
@@ -61,13 +71,13 @@ describe('approvalGrant: what "Approve the rest" covers is what it lists', () =>
   });
 
   it('lists each covered step once (its change waiting now and its later files), at most 12 lines, then what still asks', () => {
-    const lines = describeGrant(run, waiting, plan);
+    const lines = describeGrant(run);
     assert.equal(lines[0], 'E1 Step E1: edit src/f1.js now, as proposed; later changes to src/f1.js');
     assert.equal(lines[2], 'A Step A: edit src/a.js now, as proposed', 'a step that declared no files: its waiting change only');
     assert.equal(lines.filter((line) => line.startsWith('E1 ')).length, 1, 'one line per step');
-    assert.ok(lines.includes('… and 3 more') && lines.length === 13, lines.join('\n'));
-    assert.match(lines.at(-1) ?? '', /^Still asks: later changes of A \(no files declared\)$/);
-    const step = describeGrant(makeGrant({ runId: 'r', reach: 'step', stepId: 'W', plan, tools, waiting: [], ended: new Set() }), [], plan);
+    assert.ok(lines.includes('… and 3 more (they still ask)') && lines.length === 13, lines.join('\n'));
+    assert.match(lines.at(-1) ?? '', /^Still asks: later changes of A \(no files declared\); /);
+    const step = describeGrant(makeGrant({ runId: 'r', reach: 'step', stepId: 'W', plan, tools, waiting: [], ended: new Set() }));
     assert.deepEqual(step.slice(0, 1), ['W Step W: later changes to docs/**']);
   });
 });
