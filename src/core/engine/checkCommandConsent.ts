@@ -1,7 +1,7 @@
 import type { Plan } from '../plan/planSchema';
 import type { CommandRunner } from '../commandPorts';
 import type { ApprovalRequest, Interaction } from '../interactionPorts';
-import { visibleDirection } from '../text/visibleDirection';
+import { shownCommandWord } from '../tools/commandApprovalText';
 import { matchingAllowRule, type CommandAllowRule } from '../tools/commandAllowRules';
 
 /** A `command` check's process as the user is asked about it: argv (no shell) and its workspace-relative directory (`''`: the root). */
@@ -91,11 +91,11 @@ export async function withProjectPrograms(commands: readonly CheckCommand[], run
  * directory; a project's own program after its name (`pytest (.venv/bin/pytest) -q`).
  */
 export function describeCheckCommand(command: CheckCommand): string {
-  const word = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg));
+  const word = shownCommandWord;
   const line = command.argv
     .map((arg, index) => (index === 0 && command.program !== undefined ? `${word(arg)} (${word(command.program)})` : word(arg)))
     .join(' ');
-  return visibleDirection(`${line} (in ${command.cwd === '' ? 'the workspace folder' : command.cwd})`);
+  return `${line} (in ${command.cwd === '' ? 'the workspace folder' : word(command.cwd)})`;
 }
 
 /** The question both hosts ask at Start, one command per line (`commands` from `planCheckCommands`, so bounded). */

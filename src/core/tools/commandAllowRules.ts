@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../../shared/visibleCharacters';
+import { visibleControls, visibleEscape } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { shownCommandWord } from './commandApprovalText';
 import { furtherArgumentsProblem, riskyArgument } from './riskyArguments';
@@ -93,7 +93,9 @@ export function allowRuleProblem(rule: CommandAllowRule): string | undefined {
   if (rule.some((word) => word.length > allowRuleLimits.wordChars)) return `${shown(rule)} has a word longer than ${allowRuleLimits.wordChars} characters`;
   const program = rule[0] ?? '';
   if (program === '' || program.trim() !== program) return `${shown(rule)} needs a program name without spaces around it as its first word`;
-  if (rule.some((word) => invisible.test(word))) return `${shown(rule)} contains an invisible character (a control or direction mark)`;
+  if (rule.some((word) => invisible.test(word) || visibleControls(word) !== word)) {
+    return `${shown(rule)} contains an invisible character (a control, a direction mark, or one that shows nothing)`;
+  }
   const name = programName(program);
   if (wrappers.has(name)) return `${shown(rule)} starts with ${program}, which runs whatever command follows it; allow that command itself instead`;
   const words = ruleWords(rule);

@@ -1,5 +1,5 @@
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../../shared/visibleCharacters';
+import { visibleControls, visibleEscape } from '../../shared/visibleCharacters';
 import type { ProgramHelper, ProjectProgram } from '../commandPorts';
 import type { FileChangedInRun, RetryNote } from '../interactionPorts';
 import { describeRetry } from './retryNoteText';
@@ -179,9 +179,13 @@ export function commandTooLongToAsk(argv: readonly string[]): string | undefined
   );
 }
 
-/** One word of a command as the user is shown it: a plain word as it is, any other as a JSON string with every invisible character as its `\uXXXX` escape. */
+/**
+ * One word of a command as the user is shown it: a plain word as it is, any other as a JSON string with every invisible
+ * character as its `\uXXXX` escape: controls, direction controls, and those that show nothing (`visibleControls`: a
+ * zero-width space, a word joiner, a soft hyphen, tag characters), so `test\u200b` is never shown as `"test"`.
+ */
 export function shownCommandWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word).replace(unsafeInJson, visibleEscape);
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : visibleControls(JSON.stringify(word).replace(unsafeInJson, visibleEscape));
 }
 
 /** Where a project's program comes from, in the user's words. */

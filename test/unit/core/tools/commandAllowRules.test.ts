@@ -334,7 +334,7 @@ describe('command allow rules', () => {
     it('refuses a padded or empty program, invisible characters and oversized rules', () => {
       assert.match(allowRuleProblem([' npm', 'test']) ?? '', /needs a program name without spaces around it/);
       assert.match(allowRuleProblem(['', 'test']) ?? '', /needs a program name/);
-      assert.equal(allowRuleProblem(['npm', 'test\u202e']), 'the rule "npm "test\\u202e"" contains an invisible character (a control or direction mark)');
+      assert.equal(allowRuleProblem(['npm', 'test\u202e']), 'the rule "npm "test\\u202e"" contains an invisible character (a control, a direction mark, or one that shows nothing)');
       assert.match(allowRuleProblem(['npm', 'te\nst']) ?? '', /invisible character/);
       assert.match(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words).fill('x')]) ?? '', /more than 64 words/);
       assert.equal(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words - 1).fill('x')]), undefined, 'exactly 64 words');
