@@ -8,12 +8,16 @@ import { withheldRead } from './withheldFiles';
 const maxLooked = 64;
 
 /**
- * The paths an argument may name, as the program would take them: the word itself, each value after `=` or `,`, and a
- * response file after `@` (`@args.txt`). Options without a value (`-v`, `--fix`) name none.
+ * The paths an argument may name, as the program would take them: the word itself, each value after `=` or `,`, a
+ * response file after `@` (`@args.txt`), and a file after a `:` (git's `HEAD:.npmrc`, `:id_rsa`, `-L1,5:id_rsa`; an
+ * outside attack printed them under "git show ..."). Options without a value (`-v`, `--fix`) name none.
  */
 function namedPaths(argument: string): string[] {
   const parts = argument.startsWith('-') ? argument.split(/[=,]/).slice(1) : argument.split(/[=,]/);
-  return parts.map((part) => (part.startsWith('@') ? part.slice(1) : part)).filter((part) => /^\S+$/.test(part));
+  const afterColons = (part: string): string[] =>
+    part.includes(':') ? [part, part.slice(part.indexOf(':') + 1), part.slice(part.lastIndexOf(':') + 1)] : [part];
+  const named = parts.flatMap((part) => afterColons(part.startsWith('@') ? part.slice(1) : part));
+  return [...new Set(named)].filter((part) => /^\S+$/.test(part));
 }
 
 /**
