@@ -80,6 +80,8 @@ export const mutationGroups = [
       'test/unit/core/tools/runCommandTool.test.ts',
       'test/unit/core/tools/runCommandTool.projectProgram.test.ts',
       'test/unit/core/engine/checkCommandConsent.test.ts',
+      'test/unit/core/tools/commandAllowRules.attack.test.ts',
+      'test/unit/core/tools/runCommandTool.attack.test.ts',
     ],
   },
   {

