@@ -32,6 +32,12 @@ export interface CommandSpec {
    * shown: the runner starts exactly that file (`argv[0]` stays the process's name).
    */
   program?: string;
+  /**
+   * The user was shown `argv[0]` as the program on their own `PATH` (`describeProgram` found none of the project's): the
+   * runner looks it up on `PATH` only, never in a project folder (`.venv/bin`, `node_modules/.bin`) that appeared while
+   * the question was open. The command's environment stays the project's.
+   */
+  programOnPath?: true;
   /** Workspace-relative working directory (`''` for the root); the runner confines it. */
   cwd: string;
   /** Killed (with its whole process tree) after this long. */

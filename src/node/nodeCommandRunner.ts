@@ -75,7 +75,10 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
       const env = withSafeGitConfig(program, project.env);
       const launcher = options.pidNamespace === false ? undefined : await pidNamespaceLauncher();
       // The file the user was shown, else found here as execvp would (unshare would report a missing program as output).
-      const found = spec.program === undefined ? locateProgram(program, cwd, project)?.path : findProgram(spec.program, cwd, undefined);
+      const found =
+        spec.program !== undefined
+          ? findProgram(spec.program, cwd, undefined)
+          : locateProgram(program, cwd, spec.programOnPath === true ? { ...project, folders: [] } : project)?.path;
       if (found === undefined) {
         throw startError(
           spec.program === undefined

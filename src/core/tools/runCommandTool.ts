@@ -157,7 +157,8 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
       .run(
         {
           argv: input.argv,
-          ...(program ? { program: program.path } : {}),
+          // The program shown, and nothing else: a project folder that appeared while the question was open is not looked in.
+          ...(program ? { program: program.path } : { programOnPath: true as const }),
           cwd,
           timeoutMs,
           maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,

@@ -48,6 +48,7 @@ describe("run_command with the project's own programs", () => {
         `Asks: the rule "${argv.join(' ')}" is for the ${argv[0]} on PATH; this ${argv[0]} comes from ${from} (${planted.shown}).\n`,
       ]);
       assert.equal(runner.specs[0]?.program, planted.path, 'the runner starts the file the question showed');
+      assert.equal(runner.specs[0]?.programOnPath, undefined);
     });
   }
 
@@ -78,6 +79,8 @@ describe("run_command with the project's own programs", () => {
     const result = await runCommandTool.run(makeToolContext({ workspace, interaction, commandRunner: runner }), { argv: ['git', 'status'] }, neverAborted);
     assert.equal('program' in (interaction.approvals()[0] ?? {}), false);
     assert.equal(runner.specs[0]?.program, undefined);
+    // Shown as PATH's: the runner looks on PATH only (an outside attack planted a .venv/bin/git while the question was open).
+    assert.equal(runner.specs[0]?.programOnPath, true);
     assert.equal(result.program, undefined);
   });
 
