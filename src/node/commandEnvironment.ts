@@ -2,7 +2,7 @@ import { programName } from '../core/tools/commandAllowRules';
 
 // Names that mark a variable as a credential: API keys, tokens, passwords (any name holding PASS: `…PASSWORD`, `…PASSWD`,
 // `PASSCODE`, `PASSPHRASE`, `SSHPASS`, `DBPASS`, `PGPASSFILE`; not PASSENGER, PASSIVE, PASSTHROUGH, COMPASS or BYPASS, which
-// name no password; `MYSQL_PWD`, `DB_PW`, not the working directory's `PWD`), `…_CREDS`, PINs and one-time-password seeds
+// name no password; `MYSQL_PWD`, `DB_PW`, Jenkins' `DB_PSW`, not the working directory's `PWD`), `…_CREDS`, PINs and one-time-password seeds
 // (`ADMIN_PIN`, `OTP_SEED`, `TOTP_KEY`), a wallet's mnemonic or seed phrase, cloud and CI secrets, logins (`SONAR_LOGIN`),
 // credentials, authorization (not `GIT_AUTHOR_NAME`: an author is no credential), sessions, cookies,
 // webhooks, header sets (`OTEL_EXPORTER_OTLP_HEADERS`),
@@ -11,7 +11,7 @@ import { programName } from '../core/tools/commandAllowRules';
 // MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look like), and the ways to ask an editor or agent for
 // credentials (`GIT_ASKPASS`, `VSCODE_GIT_IPC_HANDLE`: a command would get the user's git credentials through them).
 const secretName =
-  /(token|secret|(?<!com|by)pass(?!enger|ive|[_-]?thr(ough|u))|_pwd$|(^|_)pw($|_)|credential|(^|_)creds($|_)|(^|_)pin(\d*|code)($|_)|(^|_)[th]?otp($|_)|mnemonic|seed[_-]?phrase|auth(?!ors?(?![a-z]))|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|^vscode_git_|keys?(id)?(?![a-z])|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
+  /(token|secret|(?<!com|by)pass(?!enger|ive|[_-]?thr(ough|u))|_pwd$|(^|_)pw($|_)|(^|_)psw($|_)|credential|(^|_)creds($|_)|(^|_)pin(\d*|code)($|_)|(^|_)[th]?otp($|_)|mnemonic|seed[_-]?phrase|auth(?!ors?(?![a-z]))|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|^vscode_git_|keys?(id)?(?![a-z])|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
 
 // A seed as a word of the name (`OTP_SEED`, `WALLET_SEED`): a credential unless it holds a number, as a random generator's seed does (`SEED=42`).
 const seedName = /(^|_)seed($|_)/i;
@@ -33,6 +33,8 @@ const urlQueryCredential =
   /[?&](access_token|token|api[_-]?key|key|password|passwd|pwd|secret|client_secret|sslpassword|sslkey|sig|signature|auth|x-amz-signature|x-goog-signature)=[^&\s]/i;
 // A connection string with a password (`Password=…;`, libpq's `password=…`).
 const connectionPassword = /(^|[;\s])(password|pwd)\s*=\s*[^;\s]/i;
+// An Authorization header's value without its name, as a whole value (`Basic ZGVwbG95Omh1bnRlcjI=`): the bearer one is `otherCredential`'s.
+const bareAuthorization = /^(basic|digest|negotiate|ntlm)[ \t]+[A-Za-z0-9+/=._~-]{8,}$/i;
 // A single opaque token: the shape of generated keys (base64, base62, base64url).
 const opaqueToken = /^[A-Za-z0-9+/=_.-]{24,}$/;
 // A base32 secret of at least 80 bits (a one-time-password seed, `JBSWY3DPEHPK3PXP`), and a hex one of at least 256 bits (an
@@ -53,9 +55,10 @@ const passwordPrograms = /^(mysql|mariadb|sshpass)/;
 // Credentials in other shapes, anywhere in a value: a private key in PEM, Azure's account and shared access keys, an
 // Authorization header's value in any scheme (`authorization=Bearer …` of OTLP headers, git's `AUTHORIZATION: basic …`,
 // `Digest …`, `ApiKey …`), a header that carries a key by its name (`PRIVATE-TOKEN: …`, `X-Api-Key: …`, `Cookie: …`), a
-// bearer token, a Slack webhook, and a JSON object with a key or password member (`{"username":…,"key":…}` of Kaggle).
+// bearer token, a Slack webhook, a JSON object with a key or password member (`{"username":…,"key":…}` of Kaggle), a
+// `.netrc` line's password and an `.npmrc` line's token or password (`//registry…/:_authToken=…`: an outside attack).
 const otherCredential =
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----|(AccountKey|SharedAccessKey|SharedAccessSignature)=|authorization\s*[:=]\s*[a-z][\w-]*\s+\S|(^|\n)[ \t]*(cookie|([a-z0-9]+-)*(token|api-?key|secret)|([a-z0-9]+-)+(key|auth))[ \t]*:[ \t]*\S|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|hooks\.slack\.com\/services\/|"(key|api_?key|token|secret|password)"\s*:\s*"[^"]/i;
+  /\b(machine[ \t]+\S+|default)[ \t]+login[ \t]+\S+[ \t]+password[ \t]+\S|:_(auth(token)?|password)[ \t]*=[ \t]*\S|-----BEGIN [A-Z ]*PRIVATE KEY-----|(AccountKey|SharedAccessKey|SharedAccessSignature)=|authorization\s*[:=]\s*[a-z][\w-]*\s+\S|(^|\n)[ \t]*(cookie|([a-z0-9]+-)*(token|api-?key|secret)|([a-z0-9]+-)+(key|auth))[ \t]*:[ \t]*\S|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|hooks\.slack\.com\/services\/|"(key|api_?key|token|secret|password)"\s*:\s*"[^"]/i;
 
 /**
  * A copy of `env` without anything that looks like a credential, for processes started on
@@ -137,10 +140,12 @@ function secretNamed(name: string, value: string): boolean {
 /** Whether `value` carries a credential whatever its variable is called. */
 function holdsSecret(value: string): boolean {
   const trimmed = value.trim();
-  const shapes = [knownKey, urlQueryCredential, connectionPassword, otherCredential];
+  const shapes = [knownKey, urlQueryCredential, connectionPassword, otherCredential, bareAuthorization];
   if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || givesPassword(trimmed)) return true;
   const inUrl = urlUser.exec(trimmed);
-  return (inUrl !== null && looksGenerated(inUrl[1]!)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed);
+  if ((inUrl !== null && looksGenerated(inUrl[1]!)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed)) return true;
+  // A key wrapped over lines (`base64 keystore.jks` prints 76 characters a line): each line judged as a token of its own.
+  return trimmed.includes('\n') && trimmed.split('\n').some((line) => looksGenerated(line.trim()));
 }
 
 /**
