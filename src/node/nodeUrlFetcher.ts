@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { Agent as HttpAgent, ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { LookupFunction, Socket } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../core/servicePorts';
@@ -21,6 +22,12 @@ const textTypes = /^(?:text\/.*|application\/(?:[\w.+-]*\+)?(?:json|xml)|applica
  * the local network, and no name to a link-local address. A redirect past `maxRedirects`,
  * or from a public URL to this machine or the local network (which would need a question),
  * is not followed: it rejects with `RedirectNotFollowed`, for `fetch_url` to check and ask.
+ *
+ * No proxy, even in the editor: VS Code replaces Node's `http.request` with one that sends
+ * requests to the user's proxy (`http.proxySupport`), where the proxy resolves the name, so a
+ * public name leading to the intranet was read unasked (an outside attack). Requests are made
+ * with `ClientRequest` and an agent of their own, which it does not touch, and each socket's
+ * remote address is checked again once it connects, whatever made it.
  */
 export function createNodeUrlFetcher(lookup: typeof dnsLookup = dnsLookup, resolvedKind: (address: string) => AddressKind = addressKind): UrlFetcher {
   return {
@@ -29,7 +36,8 @@ export function createNodeUrlFetcher(lookup: typeof dnsLookup = dnsLookup, resol
       let target = first;
       for (let redirects = 0; ; redirects++) {
         signal.throwIfAborted();
-        const response = await get(target, checkedLookup(target, lookup, resolvedKind), signal);
+        const allowed = allowedFor(target, resolvedKind);
+        const response = await get(target, checkedLookup(target, lookup, allowed), allowed, signal);
         const location = response.headers.location;
         if (redirectStatuses.has(response.statusCode ?? 0) && location !== undefined) {
           response.destroy();
@@ -51,12 +59,22 @@ export function createNodeUrlFetcher(lookup: typeof dnsLookup = dnsLookup, resol
   };
 }
 
-function get(target: FetchTarget, lookup: LookupFunction, signal: AbortSignal): Promise<IncomingMessage> {
-  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+/** Whether a connection for `target` may lead to `address`: a public one always, this machine or the local network only when the URL names it. */
+function allowedFor(target: FetchTarget, resolvedKind: (address: string) => AddressKind): (address: string) => boolean {
+  return (address) => {
+    const kind = resolvedKind(address);
+    return kind === 'public' || (kind === 'local' && target.kind === 'local');
+  };
+}
+
+function get(target: FetchTarget, lookup: LookupFunction, allowed: (address: string) => boolean, signal: AbortSignal): Promise<IncomingMessage> {
+  const secure = target.url.protocol === 'https:';
   return new Promise((resolve, reject) => {
-    const outgoing = send(target.url, {
+    const outgoing = new ClientRequest({
+      ...urlToHttpOptions(target.url),
       method: 'GET',
-      agent: false,
+      // A fresh agent per request (no pooled connection), and one the editor's proxy support does not replace.
+      agent: secure ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false }),
       lookup,
       signal,
       headers: {
@@ -65,6 +83,16 @@ function get(target: FetchTarget, lookup: LookupFunction, signal: AbortSignal): 
         'accept-encoding': 'gzip, deflate, br',
       },
     });
+    outgoing.once('socket', (socket: Socket) => {
+      const check = (): void => {
+        const address = socket.remoteAddress;
+        if (address === undefined || allowed(address)) return;
+        const where = 'an address on this machine, the local network or a link-local range';
+        outgoing.destroy(new Error(`the connection for ${target.url.host} went to ${address}, ${where}`));
+      };
+      if (socket.remoteAddress !== undefined) check();
+      else socket.once('connect', check);
+    });
     outgoing.once('response', resolve);
     outgoing.once('error', (error) => reject(signal.aborted ? signal.reason : new Error(`Could not read ${target.url.href}: ${error.message}`)));
     outgoing.end();
@@ -72,12 +100,8 @@ function get(target: FetchTarget, lookup: LookupFunction, signal: AbortSignal): 
 }
 
 /** A lookup that refuses addresses the target may not lead to (see `createNodeUrlFetcher`). */
-function checkedLookup(target: FetchTarget, lookup: typeof dnsLookup, resolvedKind: (address: string) => AddressKind): LookupFunction {
+function checkedLookup(target: FetchTarget, lookup: typeof dnsLookup, allowed: (address: string) => boolean): LookupFunction {
   const host = target.url.hostname;
-  const allowed = (address: string): boolean => {
-    const kind = resolvedKind(address);
-    return kind === 'public' || (kind === 'local' && target.kind === 'local');
-  };
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) {
