@@ -7,6 +7,7 @@ import { ApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import type { Tool, ToolContext } from '../tools/tool';
 import { toolParameters } from '../tools/toolParameters';
+import { effectTraits } from '../tools/effectTraits';
 import { errorMessage } from '../../shared/errorMessage';
 import { toolResultText } from '../tools/toolResultText';
 import { WorkspaceError } from '../workspace/workspaceError';
@@ -65,7 +66,8 @@ export async function callAgentTool(
   if (!parsed.success) return failure(call.name, `The arguments do not match the tool's schema: ${z.prettifyError(parsed.error)}`);
   try {
     const value = await tool.run(ctx, parsed.data, signal);
-    return { ok: true, content: envelope(call.name, 'ok', value === undefined ? '(no output)' : toolResultText(tool, value), maxTokens) };
+    const text = value === undefined ? '(no output)' : toolResultText(tool, value);
+    return { ok: true, content: effectTraits[tool.effects].fromUser ? userReply(call.name, text, maxTokens) : envelope(call.name, 'ok', text, maxTokens) };
   } catch (error) {
     if (signal.aborted || isDeferredError(error)) throw error;
     const message = errorMessage(error);
@@ -91,6 +93,16 @@ function failure(tool: string, message: string): AgentToolOutcome {
 /** The answer to a call that was not run (a limit), as the model will see it: `status` `not_run` and why. */
 export function notRunOutcome(tool: string, reason: string): AgentToolOutcome {
   return { ok: false, content: JSON.stringify({ tool, status: 'not_run', error: reason }) };
+}
+
+/** What the user answered through a tool (`ask_user`), as their reply: the agent acts on it as it would on the request. */
+function userReply(tool: string, answer: string, maxTokens: number): string {
+  return JSON.stringify({
+    tool,
+    status: 'ok',
+    note: "user_reply is the user's own answer to your question: take it as their instruction for this step.",
+    user_reply: truncateToTokens(answer, maxTokens, { marker: '\n… (cut)' }),
+  });
 }
 
 /**

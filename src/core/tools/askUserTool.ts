@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeferredError } from './deferral';
 import type { Tool } from './tool';
+import { valueText } from '../text/valueText';
 
 const inputSchema = z.strictObject({
   question: z.string().trim().min(1).max(2000).describe('One clear question for the user.'),
@@ -13,6 +14,11 @@ export const askUserTool: Tool<z.infer<typeof inputSchema>, { answer: string }> 
   description: 'Ask the user a question when information is missing or a choice is theirs to make, optionally offering suggested answers. Returns their answer.',
   inputSchema,
   effects: 'interaction',
+  // The answer as the user wrote it: what an agent gets back and what a `$id` reference names.
+  resultText: (output) => {
+    const answer = typeof output === 'object' && output !== null ? (output as { answer?: unknown }).answer : undefined;
+    return typeof answer === 'string' ? answer : valueText(output);
+  },
   async run(ctx, input, signal) {
     const request = { stepId: ctx.stepId, title: ctx.stepTitle, question: input.question, ...(input.suggestions ? { suggestions: input.suggestions } : {}) };
     const answer = await ctx.interaction.askClarification(request, signal);

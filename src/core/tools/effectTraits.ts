@@ -17,6 +17,11 @@ export interface EffectTraits {
   transient: boolean;
   /** Restricted Mode (an untrusted workspace) refuses the tool before it asks or acts. */
   needsTrust: boolean;
+  /**
+   * The tool's result is the user's own words (their answer to a question): an agent gets it as the user's reply, not as
+   * untrusted data whose instructions it must not follow.
+   */
+  fromUser: boolean;
 }
 
 /**
@@ -25,13 +30,13 @@ export interface EffectTraits {
  */
 export const effectTraits: Readonly<Record<ToolEffect, EffectTraits>> = {
   // Stryker disable next-line ObjectLiteral: an empty entry reads as every trait false (undefined), which this entry is.
-  read: { changes: false, changesFiles: false, transient: false, needsTrust: false },
-  write: { changes: true, changesFiles: true, transient: false, needsTrust: true },
-  delete: { changes: true, changesFiles: true, transient: false, needsTrust: true },
-  command: { changes: true, changesFiles: false, transient: false, needsTrust: true },
-  network: { changes: false, changesFiles: false, transient: true, needsTrust: true },
+  read: { changes: false, changesFiles: false, transient: false, needsTrust: false, fromUser: false },
+  write: { changes: true, changesFiles: true, transient: false, needsTrust: true, fromUser: false },
+  delete: { changes: true, changesFiles: true, transient: false, needsTrust: true, fromUser: false },
+  command: { changes: true, changesFiles: false, transient: false, needsTrust: true, fromUser: false },
+  network: { changes: false, changesFiles: false, transient: true, needsTrust: true, fromUser: false },
   // What another program does is unknown: it may change anything, but not through the run's file tools (no checkpoint, no diff).
-  external: { changes: true, changesFiles: false, transient: true, needsTrust: true },
-  // Stryker disable next-line ObjectLiteral: an empty entry reads as every trait false (undefined), which this entry is.
-  interaction: { changes: false, changesFiles: false, transient: false, needsTrust: false },
+  external: { changes: true, changesFiles: false, transient: true, needsTrust: true, fromUser: false },
+  // The user's answer (ask_user): a newcomer's answer reached the agent marked "not from the user", to be ignored.
+  interaction: { changes: false, changesFiles: false, transient: false, needsTrust: false, fromUser: true },
 };

@@ -138,7 +138,7 @@ describe('attack: fetch_url and where its requests really go (nodeUrlFetcher)', 
   });
 
   it('a connection that lands on this machine by any other way (an agent patched to connect elsewhere) is refused, nothing read', async () => {
-    const agent = http.Agent.prototype as unknown as { createConnection: (...args: unknown[]) => unknown };
+    const agent = http.Agent.prototype as unknown as { createConnection: (options: Record<string, unknown>, ...rest: unknown[]) => unknown };
     const original = agent.createConnection;
     // Whatever the lookup said (a public address), the socket goes to this test's server on 127.0.0.1.
     agent.createConnection = function (this: unknown, options: Record<string, unknown>, ...rest: unknown[]) {

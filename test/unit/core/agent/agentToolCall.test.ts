@@ -27,13 +27,28 @@ describe('callAgentTool', () => {
   });
 
   it('cuts long results by tokens inside the untrusted envelope', async () => {
-    const workspace = createMemoryWorkspace();
-    const ctx = makeToolContext({ workspace, interaction: new ScriptedInteraction({ clarifications: ['word '.repeat(500)] }) });
-    const outcome = await callAgentTool({ id: '1', name: 'ask_user', arguments: '{"question":"Say a lot"}' }, tools, ctx, neverAborted, 50);
+    const workspace = createMemoryWorkspace({ 'long.txt': 'word '.repeat(500) });
+    const ctx = makeToolContext({ workspace });
+    const outcome = await callAgentTool({ id: '1', name: 'read_file', arguments: '{"path":"long.txt"}' }, new Map([...tools, [readFileTool.name, readFileTool]]), ctx, neverAborted, 50);
     const envelope = JSON.parse(outcome.content) as { untrusted_data: string };
     assert.ok(outcome.ok);
     assert.match(envelope.untrusted_data, /\(cut: read a smaller part for the rest\)$/);
     assert.ok(envelope.untrusted_data.length < 400);
+  });
+
+  // From a newcomer's trial: the user's answer reached the agent as untrusted data, "not from the user", to be ignored.
+  it("gives the user's answer to ask_user as their reply, cut by tokens, never as untrusted data", async () => {
+    const ctx = makeToolContext({ interaction: new ScriptedInteraction({ clarifications: ['Yes, and also accept \\t'] }) });
+    const outcome = await callAgentTool({ id: '1', name: 'ask_user', arguments: '{"question":"Also tab?"}' }, tools, ctx, neverAborted, 100);
+    assert.deepEqual(JSON.parse(outcome.content), {
+      tool: 'ask_user',
+      status: 'ok',
+      note: "user_reply is the user's own answer to your question: take it as their instruction for this step.",
+      user_reply: 'Yes, and also accept \\t',
+    });
+    const long = makeToolContext({ interaction: new ScriptedInteraction({ clarifications: ['word '.repeat(500)] }) });
+    const cut = JSON.parse((await callAgentTool({ id: '2', name: 'ask_user', arguments: '{"question":"Say a lot"}' }, tools, long, neverAborted, 50)).content) as { user_reply: string };
+    assert.ok(cut.user_reply.endsWith('… (cut)') && cut.user_reply.length < 400, cut.user_reply);
   });
 
   /** A fresh tool (definitions are cached per tool object) that returns `value`. */
