@@ -63,6 +63,8 @@ const networkError =
 const usageMessage =
   /\busage:|unrecognized (?:arguments?|option)|unknown (?:option|argument|command|flag|switch)|invalid (?:option|argument|choice)|illegal option|no such (?:option|command)|(?:missing|requires an?) (?:required )?argument|error: argument /i;
 const missingModule = /No module named '?([\w.]+)'?/;
+// pytest's exit 2 after it could not import a test module ("Interrupted: 1 error during collection"): no test ran.
+const collectionError = /\berrors? during collection\b/;
 
 /**
  * Why a program could not start, from the runner's rejection (`CommandRunner.run`, whose
@@ -82,7 +84,8 @@ export function classifyStartFailure(error: unknown): CommandFailure | undefined
 /**
  * What a command that ended badly (`result`: a time-out, a signal or a non-zero exit) tells:
  * exit 127 and Python's "No module named x" are something not installed, 126 something
- * not executable; exit 2 or 64 with a usage message, and pytest's 4 and 5, a command line
+ * not executable; pytest's exit 2 with errors during collection, tests that could not be
+ * collected (an import error: not found); exit 2 or 64 with a usage message, and pytest's 4 and 5, a command line
  * the program refused; a test runner's other exit codes, failing tests; output naming a
  * network error, a network error; a time-out or a signal, themselves. Only the last three
  * are transient.
@@ -98,6 +101,8 @@ export function classifyCommandEnd(
   const name = programName(argv);
   const pytest = runsPytest(argv);
   const module = missingModule.exec(result.stderr)?.[1];
+  // Before "No module named" in stderr: pytest prints its import error on stdout, and it is rarely a package to install.
+  if (pytest && code === 2 && collectionError.test(output)) return collectionFailure(missingModule.exec(result.stdout)?.[1]);
   if (code === 127) return failure('not_found', `a program it runs was not found: ${name} or what it starts is not installed or not on PATH.`);
   if (code === 126) return failure('not_executable', 'a program it runs cannot be executed: make it executable or run it through its interpreter.');
   if (module !== undefined) {
@@ -121,6 +126,19 @@ export function classifyCommandEnd(
     );
   }
   return failure('exit');
+}
+
+/** pytest could not collect the tests (a newcomer's trial read "the tests ran and some failed" for an import error of the package). */
+function collectionFailure(module: string | undefined): CommandFailure {
+  if (module === undefined) {
+    const why = 'a test module failed to import or has a syntax error (see the output)';
+    return failure('exit', `pytest could not collect the tests, so none ran: ${why}. Fix it, then run them again.`);
+  }
+  return failure(
+    'not_found',
+    `pytest could not import ${module} while collecting the tests, so none ran: when it is the project's own package, install it in this environment ` +
+      `(pip install -e .) or run pytest as python -m pytest from the project's folder; otherwise install ${module.split('.')[0]} where pytest runs.`,
+  );
 }
 
 function failure(kind: CommandFailureKind, diagnosis?: string): CommandFailure {

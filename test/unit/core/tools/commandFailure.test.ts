@@ -50,6 +50,27 @@ describe('classifyCommandEnd: only time-outs, signals and network errors are wor
     );
   });
 
+  // From a newcomer's trial: pytest's exit 2 after an import error of the project's package read "the tests ran and some failed".
+  it('pytest that could not collect its tests (exit 2, errors during collection) says no test ran, and why', () => {
+    const stdout =
+      '==================================== ERRORS ====================================\n_______ ERROR collecting tests/test_cli.py _______\n' +
+      "ImportError while importing test module '/ws/tests/test_cli.py'.\nE   ModuleNotFoundError: No module named 'csvsum'\n" +
+      '!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.07s\n';
+    const module = classifyCommandEnd(['pytest', '-q'], ended(2, '', stdout));
+    assert.deepEqual([module.kind, module.transient], ['not_found', false]);
+    assert.equal(
+      module.diagnosis,
+      "pytest could not import csvsum while collecting the tests, so none ran: when it is the project's own package, install it in this environment " +
+        "(pip install -e .) or run pytest as python -m pytest from the project's folder; otherwise install csvsum where pytest runs.",
+    );
+    const syntax = classifyCommandEnd(['python3', '-m', 'pytest'], ended(2, '', 'E   SyntaxError: invalid syntax\nInterrupted: 2 errors during collection\n'));
+    assert.deepEqual([syntax.kind, syntax.transient], ['exit', false]);
+    assert.match(syntax.diagnosis ?? '', /^pytest could not collect the tests, so none ran: /);
+    // A failing test whose output names a missing module is still a failing test.
+    const failed = classifyCommandEnd(['pytest'], ended(1, '', "FAILED tests/test_x.py::test_import - No module named 'yaml'\n1 failed"));
+    assert.equal(failed.kind, 'tests_failed');
+  });
+
   it('a red test suite is failing tests, not transient, whatever runs it', () => {
     for (const argv of [
       ['pytest', '-q'],
