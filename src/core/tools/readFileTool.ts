@@ -5,7 +5,7 @@ import { PathRefusedError } from '../workspace/resolveInRoot';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { workspacePath } from './fileChange';
 import { sha256 } from './fileVersions';
-import type { Tool } from './tool';
+import type { Tool, ToolContext } from './tool';
 import { refuseWithheldRead, refuseWithheldTarget, withheldHint } from './withheldFiles';
 
 /** Largest file `read_file` opens, in bytes. */
@@ -27,7 +27,13 @@ export interface ReadFileOutput {
   endLine: number;
   totalLines: number;
   truncated: boolean;
+  /** Present when the file is not UTF-8 text: bytes of another encoding are shown as U+FFFD, and the file tools refuse to change it. */
+  notUtf8?: true;
 }
+
+/** What a read of a file that is not UTF-8 adds to its text, for the model and the user. */
+export const notUtf8Note =
+  '[not UTF-8 text: bytes of another encoding (such as Latin-1) are shown as \uFFFD; the file tools refuse to change it: convert it to UTF-8 first, or change it with a command]';
 
 /** `read_file`: a text file, whole or a line range, refusing binary and oversized files and those `withheldReason` names. */
 export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
@@ -57,6 +63,8 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
       ctx.withheld?.(path);
       throw new PathRefusedError(input.path, privateKeyReason, withheldHint(path));
     }
+    // A newcomer's trial: a Latin-1 file was read as "Caf\uFFFD cr\uFFFDme" with nothing saying why.
+    const notUtf8 = text.includes('\uFFFD') && (await isNotUtf8(ctx, path, signal));
     ctx.seenVersions?.set(path, sha256(text));
     const lines = text.split(/(?<=\n)/);
     const totalLines = lines.length;
@@ -82,7 +90,7 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
       content += next;
       endLine = line;
     }
-    return { path, content, startLine, endLine: Math.max(endLine, startLine - 1), totalLines, truncated };
+    return { path, content, startLine, endLine: Math.max(endLine, startLine - 1), totalLines, truncated, ...(notUtf8 ? { notUtf8: true as const } : {}) };
   },
   // The content alone, so a "$S1" reference gets the file's text; a read the size cap cut also says
   // where it stopped, or an agent would take part of a file for all of it.
@@ -90,8 +98,24 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
     const content = output !== null && typeof output === 'object' && 'content' in output ? output.content : undefined;
     if (typeof content !== 'string') return valueText(output);
     const read = output as Partial<ReadFileOutput>;
-    if (read.truncated !== true || typeof read.endLine !== 'number' || typeof read.totalLines !== 'number') return content;
+    const encoding = read.notUtf8 === true ? `\n${notUtf8Note}` : '';
+    if (read.truncated !== true || typeof read.endLine !== 'number' || typeof read.totalLines !== 'number') return `${content}${encoding}`;
     const rest = read.endLine < read.totalLines ? `; read the rest with startLine ${read.endLine + 1}` : '';
-    return `${content}\n[cut at ${maxReadResultChars} characters, at line ${read.endLine} of ${read.totalLines}${rest}]`;
+    return `${content}\n[cut at ${maxReadResultChars} characters, at line ${read.endLine} of ${read.totalLines}${rest}]${encoding}`;
   },
 };
+
+// Fatal: a byte sequence that is not UTF-8 throws rather than being replaced.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether the file's bytes are not UTF-8 (its text holds U+FFFD: written as such, or made of bytes it replaced). */
+async function isNotUtf8(ctx: ToolContext, path: string, signal: AbortSignal): Promise<boolean> {
+  if (ctx.workspace.readBytes === undefined) return false;
+  const bytes = await ctx.workspace.readBytes(path, signal, { maxBytes: maxReadFileBytes, refuseTarget: refuseWithheldTarget(ctx.withheld) });
+  try {
+    strictUtf8.decode(bytes);
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { maxReadFileBytes, maxReadResultChars, readFileTool } from '../../../../src/core/tools/readFileTool';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { maxReadFileBytes, maxReadResultChars, notUtf8Note, readFileTool } from '../../../../src/core/tools/readFileTool';
+import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
+import { temporaryDirectory } from '../../../support/temporaryDirectory';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -104,5 +108,23 @@ describe('read_file', () => {
     assert.equal(readFileTool.resultText?.(range), 'l2\n');
     const oneLine = await readFileTool.run(ctxWith({ 'one.txt': 'y'.repeat(maxReadResultChars + 10) }), { path: 'one.txt' }, neverAborted);
     assert.match(readFileTool.resultText?.(oneLine) ?? '', /\[cut at \d+ characters, at line 1 of 1\]$/);
+  });
+});
+
+// From a newcomer's trial: a Latin-1 file came back as "Caf\uFFFD cr\uFFFDme" with nothing saying why.
+describe('read_file of a file that is not UTF-8', () => {
+  const dir = temporaryDirectory('tp-read-latin1-');
+
+  it('says so in its result and its text, and what to do; a UTF-8 file holding U+FFFD itself is plain text', async () => {
+    writeFileSync(join(dir.path, 'notes-latin1.txt'), Buffer.from('Caf\xe9 cr\xe8me\n', 'latin1'));
+    writeFileSync(join(dir.path, 'utf8.txt'), 'a real \uFFFD in UTF-8\n');
+    const ctx = makeToolContext({ workspace: createNodeWorkspace(dir.path) });
+    const latin1 = await readFileTool.run(ctx, { path: 'notes-latin1.txt' }, neverAborted);
+    assert.equal(latin1.notUtf8, true);
+    assert.equal(readFileTool.resultText?.(latin1), `Caf\uFFFD cr\uFFFDme\n\n${notUtf8Note}`);
+    assert.match(notUtf8Note, /not UTF-8 text: .* convert it to UTF-8 first, or change it with a command/);
+    const utf8 = await readFileTool.run(ctx, { path: 'utf8.txt' }, neverAborted);
+    assert.equal('notUtf8' in utf8, false);
+    assert.equal(readFileTool.resultText?.(utf8), 'a real \uFFFD in UTF-8\n');
   });
 });
