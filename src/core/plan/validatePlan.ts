@@ -11,6 +11,7 @@ import { predicateSyntaxError } from './predicateSyntax';
 import { performedBy } from './stepKindTraits';
 import { modelNameProblem } from '../llm/modelRoles';
 import { unknownReferences } from './referencedDependencies';
+import { pathArgumentProblems } from './pathArgumentProblems';
 import { mcpToolRefOf } from '../mcp/mcpToolNames';
 
 /** What `validatePlan` checks tools against: names only, or a registry with schemas. */
@@ -93,6 +94,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
         if (tool && message) error('invalid_args', `Step "${step.id}": arguments for "${step.tool}" are invalid: ${message}. ${argumentHelp(tool)}`, step.id);
       }
     }
+    for (const problem of pathArgumentProblems(step)) error('invalid_args', problem, step.id);
     if (step.kind === 'agent') {
       const agent = step.agent ?? 'default';
       if (!(builtinAgentNames as readonly string[]).includes(agent) && !Object.hasOwn(plan.agents, agent)) {
