@@ -31,7 +31,7 @@ const nodeItself = new Set(['node', 'npm', 'npx', 'corepack']);
  */
 export function missingProgramMessage(program: string, cwd: string, root: string, environment: ProjectEnvironment): string {
   if (hasFolder(program)) return `Cannot start "${program}": there is no executable file ${program} in ${cwd}.`;
-  const shownPath = environment.pathFolders.length === 0 ? 'PATH (empty)' : `PATH (${capText(environment.pathFolders.join(path.delimiter), 400)})`;
+  const shownPath = environment.pathFolders.length === 0 ? 'PATH (empty)' : `PATH (${shownFolders(environment.pathFolders)})`;
   const folders = environment.folders.map((folder) => folder.shown);
   const looked = folders.length === 0 ? `on ${shownPath}` : `in ${folders.join(', ')} or on ${shownPath}`;
   const notUsed = environment.notUsed.length === 0 ? '' : ` Not used: ${environment.notUsed.join('; ')}.`;
@@ -87,4 +87,14 @@ function dependsOn(root: string, name: string): boolean {
 
 function own(record: Readonly<Record<string, string>>, key: string): string | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Most folders of `PATH` a message names: a newcomer read the whole of the editor's (20 folders) in a notification. */
+const shownPathFolders = 4;
+
+/** `folders` joined as `PATH` spells them, the first `shownPathFolders` of them and how many more, each bounded. */
+function shownFolders(folders: readonly string[]): string {
+  const named = folders.slice(0, shownPathFolders).map((folder) => capText(folder, 100)).join(path.delimiter);
+  const more = folders.length - shownPathFolders;
+  return more > 0 ? `${named} and ${more} more folder${more === 1 ? '' : 's'}` : named;
 }

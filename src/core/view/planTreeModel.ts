@@ -1,4 +1,4 @@
-import type { RunState, StepState } from '../engine/runEvents';
+import { terminalStepStatuses, type RunState, type StepState } from '../engine/runEvents';
 import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
@@ -164,7 +164,11 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     undone ? 'changes undone' : undefined,
     state.progress,
     state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
-    state.attempts > 1 || step.maxAttempts > 1 ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}` : undefined,
+    // The attempt a step makes or made; none for a step that ended without one (a skipped step's "attempt 1/3" read as
+    // tried once: a newcomer's trial).
+    (state.attempts > 1 || step.maxAttempts > 1) && (state.attempts > 0 || !terminalStepStatuses.has(state.status))
+      ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}`
+      : undefined,
   ];
   const outcome = [
     `Status: ${view.label}`,

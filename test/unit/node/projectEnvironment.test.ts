@@ -147,6 +147,13 @@ describe('missingProgramMessage', () => {
     );
     assert.match(missingProgramMessage('npm', temp.path, temp.path, before), /Install Node\.js/);
     assert.equal(missingProgramMessage('constructor', temp.path, temp.path, before), 'Cannot start "constructor": no such program on PATH (/usr/bin).');
+    // From a newcomer's trial: the editor's PATH of 20 folders filled the notification and went to the replanner.
+    const long = withAbsolutePath({ PATH: Array.from({ length: 20 }, (_, index) => `/opt/tool${index}/bin`).join(':') });
+    assert.equal(
+      missingProgramMessage('ruff', temp.path, temp.path, long),
+      'Cannot start "ruff": no such program on PATH (/opt/tool0/bin:/opt/tool1/bin:/opt/tool2/bin:/opt/tool3/bin and 16 more folders). ' +
+        'Create the virtual environment with `python3 -m venv .venv` and install ruff into it (`.venv/bin/python -m pip install ruff`), or install ruff where PATH finds it.',
+    );
   });
 
   it('points a missing python at python3 or the virtual environment, and a path at the working folder', () => {

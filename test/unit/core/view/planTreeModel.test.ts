@@ -210,6 +210,9 @@ describe('planTreeModel: what a tooltip and a row tell', () => {
     const plan = makePlan([makeStep('a', { maxAttempts: 2 }), makeStep('b')]);
     const run: RunState = { runId: 'r', status: 'running', plan, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0, steps: { a: { id: 'a', status: 'pending', attempts: 0 }, b: { id: 'b', status: 'running', attempts: 1 } } };
     assert.deepEqual(planTreeModel(plan, 'flat', run).map((node) => node.description), ['agent: default · pending · attempt 1/2', 'agent: default · running']);
+    // From a newcomer's trial: a step skipped before it ran read "attempt 1/2", as if tried once.
+    const skipped: RunState = { ...run, steps: { ...run.steps, a: { id: 'a', status: 'skipped', attempts: 0 } } };
+    assert.equal(planTreeModel(plan, 'flat', skipped)[0]?.description, 'agent: default · skipped');
   });
 
   it('explains what each dependency level holds', () => {
