@@ -55,7 +55,7 @@ describe('createFileRunStore over files a repository committed in its folder', (
     const out: string[] = [];
     const io = { out: (text: string) => out.push(text), err: () => undefined, interactive: false, ask: () => Promise.resolve('') };
     assert.equal(await runsCommand(join(root.path, 'ws'), false, io), 0);
-    assert.match(out.join('\n'), /^20260101-000000-cccccc {2}unreadable 0\/0 .* \S*20260101-000000-cccccc\.jsonl is a pipe: /);
+    assert.match(out.join('\n'), /^20260101-000000-cccccc {2}unreadable +0\/0 .* \S*20260101-000000-cccccc\.jsonl is a pipe: /m);
   });
 
   it('attack: a journal linked to /dev/zero is refused without being read (it was read until the string limit, then "Invalid string length")', async function () {
