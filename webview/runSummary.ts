@@ -46,6 +46,9 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
           }</p>`}
     ${summary.keptFromModel ? html`<p class="kept-from-model">${summary.keptFromModel}</p>` : nothing}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
+    ${summary.canResume
+      ? html`<vscode-button data-action="resume" aria-label="Resume run: go on from where it stopped, finished steps not redone" @click=${() => send({ type: 'resumeRun' })}>Resume run</vscode-button>`
+      : nothing}
     ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}
     <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan and what the run did as a checklist" @click=${() => send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>
   </section>`;

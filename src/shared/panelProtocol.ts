@@ -106,6 +106,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1_000) }).strict(),
   /** Webview, when the user asks to restore every file the run changed. */
   z.object({ type: z.literal('undoRun') }).strict(),
+  /** Webview, when the user resumes the run shown, stopped by a reload or a cancel: finished steps are not redone. */
+  z.object({ type: z.literal('resumeRun') }).strict(),
   /** Webview, when the user takes back one step of the finished run and the later steps that depend on it or changed the same files. */
   z.object({ type: z.literal('undoFromHere'), stepId: stepIdField }).strict(),
   /** Webview, when the user runs a step of the ended run and the later steps depending on it again, keeping the other results (a new run). */

@@ -267,6 +267,8 @@ export interface RunSummaryView {
   /** Whether a step started a command: what it changed is not among `changedFiles`, and Undo run does not take it back. */
   ranCommands: boolean;
   canUndo: boolean;
+  /** The run stopped before its end (a reload, a cancel) and can go on from where it stopped: the panel offers Resume. */
+  canResume: boolean;
   /** Set once "Undo run" ran: what it did. */
   undoMessage?: string;
   /** One sentence after "Run": outcome, duration, steps, changed files, repairs, tokens and cost (what the notification and the CLI say too). */

@@ -187,6 +187,13 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (report.overwritable.length > 0) tellUndo(vscode.l10n.t('Task Planner: {0}', message), report, { runId });
       panel.refresh();
     },
+    // The Runs view's command on the panel's run (a newcomer, told "resume it to go on" after a reload, found no button).
+    resumeRun: async (_message, panel) => {
+      const runId = panel.session.runId();
+      if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a run that stopped can be resumed.'));
+      // Not awaited: the command settles when the run ends, and the panel follows it meanwhile (it says its own errors).
+      void vscode.commands.executeCommand('taskPlanner.resumeRun', runId);
+    },
     // The Plan tree's command, aimed at the panel's run: it says what it restored and what it left alone.
     undoFromHere: async ({ stepId }, panel) => {
       const runId = panel.session.runId();

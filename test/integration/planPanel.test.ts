@@ -1,6 +1,6 @@
 // The plan panel in the real extension host: the real webview loads, says `ready`, gets snapshots and renders them.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
@@ -232,6 +232,44 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     const notice = api.planPanel.posted().filter((message) => message.type === 'notice').at(-1);
     assert.ok(notice?.type === 'notice');
     assert.equal(notice.text, 'Undo removed panel-notes/panel-note.txt and panel-notes/, which the run created.');
+  });
+
+  // From a newcomer's trial: the panel said "resume it to go on" after a reload and offered no way to.
+  it('Resume run in the panel goes on with a stopped run from where it stopped, the finished step not redone', async () => {
+    server.enqueue(
+      reply([
+        { id: 'R1', title: 'Write the first note', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'resume-notes/one.txt', content: 'one\n' } },
+        { id: 'R2', title: 'Write the second note', kind: 'tool', dependsOn: ['R1'], tool: 'write_file', args: { path: 'resume-notes/two.txt', content: 'two\n' } },
+      ]),
+    );
+    const outcome = api.planTask('Write two notes, one after the other');
+    await until('the plan under review in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'review' && model.review.steps[0]?.id === 'R1' ? model.review : undefined;
+    });
+    await api.planPanel.send({ type: 'start', version: api.planPanel.model()!.version });
+    const started = await outcome;
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'R1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'R1');
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'R2', kind: 'approval' });
+    await api.planPanel.send({ type: 'cancel' });
+    assert.equal((await started.run)?.status, 'cancelled');
+    const stopped = await until('the stopped run in the panel, offering Resume', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.summary?.canResume === true ? model.run : undefined;
+    });
+    assert.equal(stopped.status, 'cancelled');
+    writeFileSync(join(root, 'resume-notes', 'one.txt'), 'one, then edited by hand\n');
+    await api.planPanel.send({ type: 'resumeRun' });
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'R2', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'R2');
+    const resumed = await until('the resumed run completed in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.status === 'completed' ? model.run : undefined;
+    });
+    assert.equal(resumed.summary?.canResume, false);
+    assert.equal(readFileSync(join(root, 'resume-notes', 'one.txt'), 'utf8'), 'one, then edited by hand\n', 'the finished step was not redone');
+    assert.equal(readFileSync(join(root, 'resume-notes', 'two.txt'), 'utf8'), 'two\n');
   });
 
   /**

@@ -17,7 +17,7 @@ import type {
   StepView,
   UsageView,
 } from '../../shared/panelViewModel';
-import type { RunState, StepState } from '../engine/runEvents';
+import { resumableRunStatuses, type RunState, type StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
 import { describeChecks } from '../plan/describeCheck';
@@ -448,6 +448,8 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user
     // sorted them out. An Undo whose outcome is not known leaves nothing to offer.
     canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),
+    // A newcomer read "resume it to go on" after a reload and found no way to in the panel. Not once Undo took some of it back.
+    canResume: resumableRunStatuses.has(source.state.status) && source.state.status !== 'waiting' && source.undoMessage === undefined,
     ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),
   };
 }

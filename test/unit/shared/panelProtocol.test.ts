@@ -23,6 +23,7 @@ describe('panel protocol: webview → host messages', () => {
       { type: 'markManualStep', stepId: 'S002', done: false },
       { type: 'openFile', path: 'src/a.ts' },
       { type: 'undoRun' },
+      { type: 'resumeRun' },
       { type: 'undoFromHere', stepId: 'S002' },
       { type: 'runFromHere', stepId: 'S002' },
       { type: 'savePlanFile' },

@@ -108,6 +108,15 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.equal(run.timeline.spanMs, 900, 'an ended run spans to its end, not to now');
   });
 
+  // From a newcomer's trial: "The window was closed or reloaded during the run; resume it to go on." and no button to.
+  it('offers Resume for a run that stopped before its end (a reload, a cancel), not for an ended one nor once Undo ran', () => {
+    for (const [status, resumable] of [['interrupted', true], ['cancelled', true], ['failed', false], ['completed', false], ['partial', false]] as const) {
+      assert.equal(runOf({ state: state({ status }) }).summary?.canResume, resumable, status);
+    }
+    const undone = runOf({ state: state({ status: 'interrupted' }), undoMessage: 'Restored a.md.' });
+    assert.equal(undone.summary?.canResume, false);
+  });
+
   it('sums up an ended run: counts, reason, duration, every changed file once, and Undo while nothing was undone', () => {
     const run = runOf({ state: state({ reason: 'B failed', changedFiles: ['a.md', 'b.md'] }), changedFiles: ['b.md', 'c.md'] });
     assert.deepEqual(run.summary, {
@@ -117,6 +126,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       changedFiles: ['a.md', 'b.md', 'c.md'],
       ranCommands: false,
       canUndo: true,
+      canResume: false,
       headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',
       stepLines: [
         {

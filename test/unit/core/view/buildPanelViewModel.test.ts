@@ -129,6 +129,7 @@ describe('buildPanelViewModel', () => {
       changedFiles: ['notes.md'],
       ranCommands: false,
       canUndo: true,
+      canResume: false,
       headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.001.',
       stepLines: [
         { id: 'read', title: 'Read', status: 'completed', line: 'hello' },
