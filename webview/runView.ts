@@ -70,8 +70,28 @@ export class RunViewElement extends LitElement {
   ];
   run: RunView | undefined;
   output: OutputState | undefined;
+  /** When `run` arrived (ms, `performance.now()`): a live run's clock goes on from its `elapsedMs` between snapshots. */
+  private receivedAt = 0;
+  private clock: ReturnType<typeof setInterval> | undefined;
 
   private readonly send = (message: WebviewToHostMessage): void => emitAction(this, message);
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('run')) this.receivedAt = performance.now();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // A newcomer saw "36 ms" for as long as the run waited on their answer: nothing changed, so nothing was sent.
+    this.clock = setInterval(() => {
+      if (this.run?.status === 'running' || this.run?.status === 'waiting') this.requestUpdate();
+    }, 1_000);
+  }
+
+  override disconnectedCallback(): void {
+    clearInterval(this.clock);
+    super.disconnectedCallback();
+  }
 
   /** Puts focus on the run's heading (after the panel switched to the run). */
   focusHeading(): void {
@@ -95,7 +115,7 @@ export class RunViewElement extends LitElement {
         <div class="row">
           <span class="status s-${runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
           <span class="progress-text">${describeStepProgress(run.progress)}</span>
-          <span class="muted">${formatDuration(run.elapsedMs)} · plan version ${run.planVersion}</span>
+          <span class="muted" data-elapsed>${formatDuration(live ? run.elapsedMs + Math.max(0, performance.now() - this.receivedAt) : run.elapsedMs)} · plan version ${run.planVersion}</span>
           ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · ${costText(run.usage)} · ${run.usage.requests} ${run.usage.requests === 1 ? 'request' : 'requests'}</span>` : html`<span class="muted usage">no model calls during the run</span>`}
           <span class="spacer"></span>
           ${live ? html`<vscode-button secondary data-action="cancel" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
