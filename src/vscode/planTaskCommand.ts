@@ -190,7 +190,11 @@ async function askRequest(requests: RequestEditors, folder: vscode.WorkspaceFold
     value.trim() === ''
       ? vscode.l10n.t('Describe the task to plan.')
       : value.length > maxRequestLength
-        ? vscode.l10n.t('Keep the request under {0} characters.', maxRequestLength)
+        ? vscode.l10n.t(
+            'The request has {0} characters; keep it under {1}. Save the long part as a file of the workspace, select it in the Explorer and plan a short request: the file is attached.',
+            value.length,
+            maxRequestLength,
+          )
         : undefined;
   return new Promise<string | undefined>((resolve) => {
     let answer: string | undefined;
@@ -242,7 +246,11 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
   }
   if (request.length > maxRequestLength) {
     void showWarning(
-      vscode.l10n.t('Task Planner: the request has {0} characters; keep it under {1} (select the part to plan).', request.length, maxRequestLength),
+      vscode.l10n.t(
+        'Task Planner: the request has {0} characters; keep it under {1}: select the part to plan, or save the long part as a file of the workspace, select it in the Explorer and plan a short request (the file is attached).',
+        request.length,
+        maxRequestLength,
+      ),
     );
     return {};
   }
