@@ -30,6 +30,8 @@ export function pickAnswer(
         : vscode.l10n.t('Type your answer, then press Enter'),
     answer: undefined,
     alwaysShow: true,
+    // The question under the row as well: the placeholder goes as soon as one types (a newcomer lost it mid-answer).
+    detail: question.placeholder,
   };
   const picker = vscode.window.createQuickPick<AnswerItem>();
   picker.title = question.title;
@@ -41,7 +43,16 @@ export function pickAnswer(
     picker.items =
       typed === ''
         ? [typeYours, ...suggestions]
-        : [{ label: shownSuggestion(typed, 1_000), description: vscode.l10n.t('your answer'), answer: undefined, alwaysShow: true }, ...suggestions];
+        : [
+            {
+              label: shownSuggestion(typed, 1_000),
+              description: vscode.l10n.t('your answer'),
+              detail: question.placeholder,
+              answer: undefined,
+              alwaysShow: true,
+            },
+            ...suggestions,
+          ];
   });
   const closing = closeWhen(() => picker.hide());
   return new Promise((done) => {
@@ -49,7 +60,11 @@ export function pickAnswer(
     picker.onDidAccept(() => {
       const picked = picker.selectedItems[0] ?? picker.activeItems[0];
       const given = picked?.answer ?? picker.value.trim();
-      if (given === '') return;
+      if (given === '') {
+        // Enter on the empty row did nothing, in silence (a newcomer's trial).
+        picker.items = [{ ...typeYours, label: vscode.l10n.t('Type an answer first, then press Enter (Escape closes without answering)') }, ...suggestions];
+        return;
+      }
       answer = given;
       picker.hide();
     });
