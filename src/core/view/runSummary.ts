@@ -83,6 +83,12 @@ export interface RunSummary {
   moreFailures: number;
   usage?: UsageSummary;
   replanCount: number;
+  /**
+   * The steps the repairs left out and that were never done (replaced by other steps or dropped), their titles on one
+   * line: a completed repaired run otherwise read as the request done (a newcomer asked to lint with ruff; the repair
+   * byte-compiled instead, and the run was green). Empty when none.
+   */
+  leftOutByRepairs: string[];
   /** A `partial` run's steps whose work is not done (see `stepsNotDone`); absent for any other status. */
   notDone?: StepsNotDone;
   /**
@@ -170,10 +176,29 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     moreFailures: Math.max(0, failed.length - summaryLimits.failures),
     ...(usage ? { usage } : {}),
     replanCount,
+    leftOutByRepairs: leftOutByRepairs(state, planSteps),
     ...(state.status === 'partial' ? { notDone: stepsNotDone(state) } : {}),
     ...keptFromModel(state.withheldFiles ?? []),
   };
   return { ...summary, headline: headlineOf(summary, changed.length) };
+}
+
+/** The titles of the steps repairs replaced or dropped that were never done, each once (by id), in the order they were replaced. */
+function leftOutByRepairs(state: RunState, planSteps: readonly { id: string }[]): string[] {
+  const inPlan = new Set(planSteps.map((step) => step.id));
+  const left = new Map<string, string>();
+  for (const { step, state: before } of state.replacedSteps ?? []) {
+    if (!inPlan.has(step.id) && before.status !== 'completed') left.set(step.id, oneLine(step.title, 60));
+  }
+  return [...left.values()];
+}
+
+/** ", which left out 2 steps, not done: "Lint with ruff", "Fix what it reports"", the first two named. */
+function leftOutText(titles: readonly string[]): string {
+  if (titles.length === 0) return '';
+  const named = titles.slice(0, 2).map((title) => `"${title}"`).join(', ');
+  const more = titles.length > 2 ? ` and ${titles.length - 2} more` : '';
+  return `, which left out ${titles.length} step${titles.length === 1 ? '' : 's'}, not done: ${named}${more}`;
 }
 
 /** A step whose own attempts failed and whose failure policy then skipped it (its failure did not stop the run). */
@@ -206,7 +231,7 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
   const notDone = summary.notDone;
   const parts = [notDone === undefined ? describeStepProgress(summary.progress) : describeDone(summary.progress, notDone)];
   if (changedCount > 0) parts.push(`${changedCount} file${changedCount === 1 ? '' : 's'} changed`);
-  if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}`);
+  if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}${leftOutText(summary.leftOutByRepairs)}`);
   if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
   const lead = notDone === undefined ? summary.status : `finished with ${describeNotDoneCounts(notDone)}`;
   return `${lead} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;

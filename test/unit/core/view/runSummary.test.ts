@@ -124,6 +124,29 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.equal(runSummary({ ...state, reason: 'Step read failed and asked for a repair plan.' }, { replanCount: 1 }).reason, undefined);
   });
 
+  // From a newcomer's trial: asked to lint with ruff, the repair byte-compiled instead; "completed … 1 repair plan" read as done.
+  it('names the steps repairs left out that were never done, the first two by title', () => {
+    const repaired = makePlan([makeStep('compile', { title: 'Byte-compile the package' })]);
+    const state = stateOf([{ type: 'run_started', plan: repaired }, { type: 'step_completed', stepId: 'compile', result: 'ok' }, { type: 'run_completed' }]);
+    const replaced = (id: string, title: string, status: 'failed' | 'skipped' | 'completed') => ({
+      planVersion: 1,
+      step: makeStep(id, { title }),
+      state: { id, status, attempts: status === 'skipped' ? 0 : 1 },
+    });
+    const lint = replaced('lint', 'Lint with ruff', 'failed');
+    const fix = replaced('fix', 'Fix what ruff reports', 'skipped');
+    const summary = runSummary({ ...state, replacedSteps: [lint, fix, replaced('read', 'Read the code', 'completed'), { ...lint, planVersion: 2 }] }, { replanCount: 1 });
+    assert.deepEqual(summary.leftOutByRepairs, ['Lint with ruff', 'Fix what ruff reports']);
+    assert.equal(
+      summary.headline,
+      'completed in 2.0 s: 1 of 1 step completed; 1 repair plan, which left out 2 steps, not done: "Lint with ruff", "Fix what ruff reports".',
+    );
+    const many = runSummary({ ...state, replacedSteps: [lint, fix, replaced('docs', 'Document it', 'skipped')] }, { replanCount: 1 });
+    assert.match(many.headline, /which left out 3 steps, not done: "Lint with ruff", "Fix what ruff reports" and 1 more\.$/);
+    // A replaced step that the repair plan kept (the same id) is its own line, not left out.
+    assert.deepEqual(runSummary({ ...state, replacedSteps: [replaced('compile', 'Byte-compile the package', 'failed')] }, { replanCount: 1 }).leftOutByRepairs, []);
+  });
+
   it('shows a live run up to now, and names what a step waits for', () => {
     const state = stateOf([{ type: 'run_started', plan: makePlan([makeStep('a'), makeStep('b')]) }, { type: 'step_started', stepId: 'a', attempt: 1 }]);
     const summary = runSummary(state, { now: 1_005_000 });
