@@ -14,9 +14,7 @@ const maxLooked = 64;
  */
 function namedPaths(argument: string): string[] {
   const parts = argument.startsWith('-') ? argument.split(/[=,]/).slice(1) : argument.split(/[=,]/);
-  const afterColons = (part: string): string[] =>
-    part.includes(':') ? [part, part.slice(part.indexOf(':') + 1), part.slice(part.lastIndexOf(':') + 1)] : [part];
-  const named = parts.flatMap((part) => afterColons(part.startsWith('@') ? part.slice(1) : part));
+  const named = parts.map((part) => (part.startsWith('@') ? part.slice(1) : part)).flatMap((part) => [part, part.slice(part.lastIndexOf(':') + 1)]);
   return [...new Set(named)].filter((part) => /^\S+$/.test(part));
 }
 

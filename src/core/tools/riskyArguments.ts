@@ -44,7 +44,8 @@ const everyProgram: ProgramRisks = {
     // What linters and formatters name their rewriting of the sources (`ruff check --fix`, `biome check --write`, `isort
     // --overwrite-in-place`, `rubocop --autocorrect-all`), a plugin they load (`pylint --load-plugins`), and where a checker
     // writes its reports or cache (`mypy --junit-xml README.md`): each ran unasked under a rule ending in `...` (an outside attack).
-    'fix', 'unsafe-fixes', 'write', 'in-place', 'overwrite*', 'autocorrect*', 'auto-correct*', 'fix-layout', 'load-plugins', 'junit-xml', 'cache-dir',
+    // (`--fix` is an abbreviation of `--fix-layout`, as `--auto-correct` is `--autocorrect` without its dash: one entry each.)
+    'unsafe-fixes', 'write', 'in-place', 'overwrite*', 'autocorrect*', 'fix-layout', 'load-plugins', 'junit-xml', 'cache-dir',
   ],
   short: 'o',
   why: writes,

