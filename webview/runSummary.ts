@@ -39,11 +39,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
           </ul>`
       : summary.undoMessage
         ? nothing // the files it changed are undone: the undo message below says so
-        : html`<p class="muted">${
-            summary.ranCommands
-              ? 'No file was changed through the file tools (commands may change files too; Undo run cannot restore those).'
-              : 'No file was changed.'
-          }</p>`}
+        : html`<p class="muted">${unchangedText(summary)}</p>`}
     ${summary.keptFromModel ? html`<p class="kept-from-model">${summary.keptFromModel}</p>` : nothing}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
     ${summary.canResume
@@ -52,6 +48,14 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
     ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}
     <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan and what the run did as a checklist" @click=${() => send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>
   </section>`;
+}
+
+/** What a run that changed no file through the file tools says, naming what may have changed files all the same. */
+function unchangedText(summary: RunSummaryView): string {
+  // A newcomer edited a file by hand for a step of theirs, marked it done, and read "No file was changed."
+  const others = [...(summary.ranCommands ? ['commands'] : []), ...(summary.doneByYou ? ['the steps you did yourself'] : [])];
+  if (others.length === 0) return 'No file was changed.';
+  return `No file was changed through the file tools (${others.join(' and ')} may change files too; Undo run cannot restore those).`;
 }
 
 /** Every repair of the plan during the run, with the failed attempts the replanner was given. */

@@ -266,6 +266,8 @@ export interface RunSummaryView {
   keptFromModel?: string;
   /** Whether a step started a command: what it changed is not among `changedFiles`, and Undo run does not take it back. */
   ranCommands: boolean;
+  /** Whether a step you did yourself (a manual step) was marked done: what you changed is not among `changedFiles` either. */
+  doneByYou: boolean;
   canUndo: boolean;
   /** The run stopped before its end (a reload, a cancel) and can go on from where it stopped: the panel offers Resume. */
   canResume: boolean;

@@ -445,6 +445,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     changedFiles,
     ...(summary.keptFromModel === undefined ? {} : { keptFromModel: summary.keptFromModel }),
     ranCommands: stepsThatRanCommands(source.state).length > 0,
+    doneByYou: (source.state.plan?.steps ?? []).some((step) => step.kind === 'manual' && source.state.steps[step.id]?.status === 'completed'),
     // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user
     // sorted them out. An Undo whose outcome is not known leaves nothing to offer.
     canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),

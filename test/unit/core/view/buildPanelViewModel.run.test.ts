@@ -125,6 +125,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       durationMs: 900,
       changedFiles: ['a.md', 'b.md', 'c.md'],
       ranCommands: false,
+      doneByYou: false,
       canUndo: true,
       canResume: false,
       headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',
@@ -151,6 +152,10 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     const base = state();
     const ranOne = runOf({ state: { ...base, steps: { ...base.steps, B: { ...base.steps.B!, commandsStarted: ['["make"]@'] } } } });
     assert.deepEqual([runOf().summary?.ranCommands, ranOne.summary?.ranCommands], [false, true]);
+    // A newcomer edited a file by hand for a step of theirs, marked it done, and read "No file was changed."
+    const yours = makePlan([makeStep('Y', { kind: 'manual', agent: undefined, title: 'Edit cli.py yourself' })]);
+    const doneByYou = runOf({ state: state({ plan: yours, steps: { Y: { id: 'Y', status: 'completed', attempts: 1 } } }) });
+    assert.deepEqual([runOf().summary?.doneByYou, doneByYou.summary?.doneByYou], [false, true]);
   });
 
   it('bounds the reason of an ended run as the summary does: a failed command\'s whole output is not the headline (issue 28 walked again)', () => {

@@ -128,6 +128,7 @@ describe('buildPanelViewModel', () => {
       durationMs: 500,
       changedFiles: ['notes.md'],
       ranCommands: false,
+      doneByYou: false,
       canUndo: true,
       canResume: false,
       headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.001.',
