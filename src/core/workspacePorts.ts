@@ -27,6 +27,12 @@ export interface WorkspaceListing {
  */
 export type ExpectedContent = { exists: false } | { exists: true; sha256: string };
 
+/**
+ * A judge of where a path leads, as an operation opens it: `resolved` is the workspace-relative place after links,
+ * `input` the path as the operation was given it; an error returned refuses the operation with it.
+ */
+export type TargetCheck = (resolved: string, input: string) => Error | undefined;
+
 /** Options of a change (`writeText`, `delete`). */
 export interface ChangeOptions {
   /** Change only while the file is still this version; a mismatch rejects with `WorkspaceError` code `changed`. */
@@ -46,7 +52,7 @@ export interface ChangeOptions {
    * led (its lock, whether the file is withheld) cannot see it retargeted before the write; this sees the file written.
    * `delete` removes the entry the path names (a link goes itself) and does not ask.
    */
-  refuseTarget?: (resolved: string, input: string) => Error | undefined;
+  refuseTarget?: TargetCheck;
 }
 
 /** What a read (`readText`, `readBytes`, `readTextMany`) of a workspace file is held to. */
@@ -59,7 +65,7 @@ export interface ReadOptions {
    * cannot see it retargeted meanwhile (a committed `notes.txt` pointed at `.env` between the check and the read); this
    * one sees the file the read opens.
    */
-  refuseTarget?: (resolved: string, input: string) => Error | undefined;
+  refuseTarget?: TargetCheck;
 }
 
 /**

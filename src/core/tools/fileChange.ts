@@ -1,6 +1,7 @@
 import { createTwoFilesPatch } from 'diff';
 import type { FileProposal } from '../interactionPorts';
 import type { FileVersion } from '../runStorePorts';
+import type { TargetCheck } from '../workspacePorts';
 import { changeKey } from '../workspace/changeKey';
 import { isProtectedPath, protectedPlaceHint, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
@@ -143,7 +144,7 @@ async function changeLocked(
  * A `refuseTarget` for the reads and the write of a change checked against `resolvedPath` (where its path led then):
  * refuses, with a `WorkspaceError` of code `changed`, a path that leads elsewhere now.
  */
-function onlyWhileLeadingTo(resolvedPath: string): (resolved: string, input: string) => Error | undefined {
+function onlyWhileLeadingTo(resolvedPath: string): TargetCheck {
   return (resolved, input) =>
     resolved === resolvedPath
       ? undefined

@@ -3,7 +3,7 @@ import { isProtectedSegment } from '../workspace/protectedPlaces';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { oneLine } from '../text/oneLine';
 import type { ToolContext } from './tool';
-import type { WorkspaceFs } from '../workspacePorts';
+import type { TargetCheck, WorkspaceFs } from '../workspacePorts';
 
 /**
  * What to do instead of reading the workspace-relative `relative` that `withheldReason` names: for a file kept by its name,
@@ -90,7 +90,7 @@ export async function withheldRead(
  * the file the read opens is one `withheldReason` names after all (a link retargeted since it was checked), telling
  * `kept` the file kept.
  */
-export function refuseWithheldTarget(kept?: (file: string) => void): (resolved: string, input: string) => Error | undefined {
+export function refuseWithheldTarget(kept?: (file: string) => void): TargetCheck {
   return (resolved, input) => {
     const reason = leadsToWithheld(resolved);
     if (reason === undefined) return undefined;
