@@ -75,7 +75,9 @@ export async function traceCommand(
   }
   // Loaded again with the real names for the tree only: a run's journal is the user's own file on this machine.
   const local = options.json || content.content ? spans : ((await loadRunTrace(store, runId, { content: true })) ?? []);
-  io.out(options.json ? lines.join('\n') : traceTree(local).join('\n'));
+  // What the columns are (a newcomer's trial: "+5 ms  2 ms" unlabelled read as two durations).
+  const legend = 'Each line: what ran, when it started (+ from the start of the run), how long it took, how it ended.';
+  io.out(options.json ? lines.join('\n') : [legend, ...traceTree(local)].join('\n'));
   if (url !== undefined) await sendRunTraces(store, [runId], options, io);
   return 0;
 }

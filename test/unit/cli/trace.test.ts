@@ -147,7 +147,8 @@ describe('task-planner run --trace-endpoint, and task-planner trace', function (
     const tree = await runCli(['trace', runId, '--workspace', workspace.path, '--trace', file]);
     assert.equal(tree.code, 0, tree.stderr);
     const lines = tree.stdout.split('\n');
-    assert.match(lines[0] ?? '', new RegExp(`^run ${runId} {2}\\+0 ms {2}[\\d.]+ m?s {2}completed$`));
+    assert.equal(lines[0], 'Each line: what ran, when it started (+ from the start of the run), how long it took, how it ended.');
+    assert.match(lines[1] ?? '', new RegExp(`^run ${runId} {2}\\+0 ms {2}[\\d.]+ m?s {2}completed$`));
     assert.match(tree.stdout, /^ {2}step S1 {2}\+[\d.]+ m?s {2}[\d.]+ m?s {2}completed\n {4}chat gpt-4o-mini .* {2}300 in \(128 cached\), 20 out\n {4}execute_tool read_file .*\n {4}chat gpt-4o-mini .*400 in, 30 out\n {2}step S2 .*\n {4}execute_tool list_files/m);
     const spans = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; parentId?: string });
     assert.equal(spans.length, 7);
