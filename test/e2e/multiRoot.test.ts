@@ -54,7 +54,8 @@ describe('Task Planner in a multi-root workspace (browser workbench)', function 
         objective: 'multi-root',
         steps: [
           toolStep('W1', 'Write the notes', 'write_file', { path: 'notes.txt', content: 'in web\n' }),
-          toolStep('X1', 'Write into api', 'write_file', { path: '../api/stolen.txt', content: 'stolen\n' }, { critical: false }),
+          // By its absolute path: one climbing out with ".." is refused by the plan's validation, before the review.
+          toolStep('X1', 'Write into api', 'write_file', { path: join(parent, 'api', 'stolen.txt'), content: 'stolen\n' }, { critical: false }),
         ],
       }),
     });
@@ -98,7 +99,7 @@ describe('Task Planner in a multi-root workspace (browser workbench)', function 
     await planRow('Write into api').hover();
     const hover = hovers.filter({ hasText: 'X1 · tool' }).first();
     await hover.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match((await hover.innerText()).replace(/\s+/g, ' '), /Refused path "\.\.\/api\/stolen\.txt".*this run is confined to the workspace folder "web"/);
+    assert.match((await hover.innerText()).replace(/\s+/g, ' '), /Refused path ".*\/api\/stolen\.txt".*this run is confined to the workspace folder "web"/);
     await page.screenshot({ path: join(screenshots, 'multiroot-refused.png') });
   });
 });

@@ -95,16 +95,28 @@ describe('a multi-root workspace (two folders)', function () {
 
   it("refuses paths of the other folder (relative, absolute, through a link), naming the folder it is confined to", async () => {
     symlinkSync(folderNamed('api').uri.fsPath, pathIn('web', 'api-link'));
+    // A path climbing out with ".." is refused by the plan's validation before anything runs (a newcomer's plan scored
+    // 10/10 and failed at Start); what only the run can see is refused where the change happens.
+    // With a model, the planner gives the model the refusal and takes its corrected plan.
+    server.enqueue(planReply([{ id: 'R1', title: 'Climb into api', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: '../api/stolen.txt', content: 'x\n' } }]));
+    server.enqueue(planReply([{ id: 'R1', title: 'Write here', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'kept-here.txt', content: 'x\n' } }]));
+    const climbing = await planner.planTask('Climb into the other folder', { accept: true, pickFolder: picking('web', []) });
+    assert.match(server.chatRequests.at(-1)?.rawBody ?? '', /its path \\"\.\.\/api\/stolen\.txt\\" is refused: it climbs out of the workspace root/);
+    assert.deepEqual(climbing.plan?.steps.map((step) => step.args?.['path']), ['kept-here.txt']);
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.approve', 'R1');
+    assert.equal((await climbing.run)?.status, 'completed');
+    assert.equal(readFileSync(pathIn('web', 'kept-here.txt'), 'utf8'), 'x\n');
+    assert.equal(existsSync(pathIn('api', 'stolen.txt')), false);
     const steps = [
-      { id: 'R1', title: 'Climb into api', kind: 'tool', dependsOn: [], critical: false, tool: 'write_file', args: { path: '../api/stolen.txt', content: 'x\n' } },
       { id: 'R2', title: 'Read api by absolute path', kind: 'tool', dependsOn: [], critical: false, tool: 'read_file', args: { path: pathIn('api', 'README.md') } },
       { id: 'R3', title: 'Write through the link', kind: 'tool', dependsOn: [], critical: false, tool: 'write_file', args: { path: 'api-link/linked.txt', content: 'x\n' } },
     ];
     server.enqueue(planReply(steps));
     const outcome = await planner.planTask('Touch the other folder', { accept: true, pickFolder: picking('web', []) });
-    assert.equal(outcome.plan?.steps.length, 3);
+    assert.equal(outcome.plan?.steps.length, 2);
     const result = await outcome.run;
-    for (const id of ['R1', 'R2', 'R3']) {
+    for (const id of ['R2', 'R3']) {
       const step = result?.steps[id];
       // A failed step that is not critical ends skipped, with its error.
       assert.ok(step?.status === 'failed' || step?.status === 'skipped', `${id} was not refused: ${JSON.stringify(step)}`);
