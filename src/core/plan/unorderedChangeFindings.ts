@@ -3,6 +3,7 @@ import { toolEffectOf } from '../tools/toolEffectOf';
 import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
 import type { Plan, Step } from './planSchema';
 import { topologicalOrder } from './topologicalOrder';
+import { upstreamSteps } from './downstreamSteps';
 
 /** Two steps that change one file and may run in either order, where the order decides what happens. */
 export interface UnorderedChange {
@@ -41,12 +42,11 @@ export function unorderedChangeFindings(plan: Pick<Plan, 'steps'>, registry: Too
     if (changes === undefined) byFile.set(change.path, [step]);
     else changes.push(step);
   }
-  const byId = new Map(plan.steps.map((step) => [step.id, step]));
   let walks = 0;
   const found: UnorderedChange[] = [];
   for (const [path, steps] of byFile) {
     const unordered = firstUnorderedPair(steps.slice(0, maxChangesPerFile), (later, earlier) =>
-      walks++ < maxWalks ? waitsFor(later, earlier.id, byId) : undefined,
+      walks++ < maxWalks ? upstreamSteps(plan, later.id).has(earlier.id) : undefined,
     );
     if (unordered !== undefined) found.push(finding(path, ...unordered));
   }
@@ -100,17 +100,4 @@ function changeOf(step: Step, registry: ToolRegistry | undefined): { path: strin
 
 function bothEdits(a: Step, b: Step): boolean {
   return a.tool === 'edit_file' && b.tool === 'edit_file';
-}
-
-/** Whether `step` depends on `id`, directly or through other steps. */
-function waitsFor(step: Step, id: string, byId: ReadonlyMap<string, Step>): boolean {
-  const seen = new Set<string>();
-  const stack = [...step.dependsOn];
-  for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
-    if (at === id) return true;
-    if (seen.has(at)) continue;
-    seen.add(at);
-    stack.push(...(byId.get(at)?.dependsOn ?? []));
-  }
-  return false;
 }

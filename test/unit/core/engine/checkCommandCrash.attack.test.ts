@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import type { CommandAllowList, CommandResult, CommandRunner } from '../../../../src/core/commandPorts';
+import type { CommandAllowList } from '../../../../src/core/commandPorts';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ManualClock } from '../../../fakes/manualClock';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { diesOnFirstStart } from '../../../support/crashingCommand';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 // Attack (promise: "a command that may have run asks before it runs again"): the command is not a run_command step but a
 // step's check command. A crash while it runs, then a resume: does it ask before running it again?
-const done: CommandResult = { exitCode: 0, signal: null, stdout: 'ok\n', stderr: '', timedOut: false, truncated: false, durationMs: 1 };
 const checked = makeStep('notes', {
   kind: 'tool',
   agent: undefined,
@@ -21,25 +21,13 @@ const checked = makeStep('notes', {
   checks: [{ kind: 'command', argv: ['./append-release-note.sh'] }],
 });
 
-function runner(): CommandRunner & { starts: number } {
-  const counting = {
-    starts: 0,
-    describeCwd: async () => '/work/project',
-    run: async (): Promise<CommandResult> => {
-      counting.starts++;
-      return counting.starts === 1 ? new Promise<never>(() => undefined) : done;
-    },
-  };
-  return counting;
-}
-
 describe('attack: a check command interrupted by a crash', () => {
   for (const [how, options] of [
     ['allowed by a rule', { allowedCommands: { rules: () => [['./append-release-note.sh']] } satisfies CommandAllowList }],
     ['allowed at Start', { checkCommands: { allowed: true, commands: [{ argv: ['./append-release-note.sh'], cwd: '' }] } }],
   ] as const) {
     it(`a check command ${how} that may have run before a crash asks before it runs again on resume`, async () => {
-      const commands = runner();
+      const commands = diesOnFirstStart('ok\n');
       const store = createMemoryRunStore();
       const workspace = createMemoryWorkspace({ 'a.txt': 'x' });
       const common = { clock: new ManualClock(0, { autoAdvance: true }), tools: builtinTools(), workspace, store, ...options };

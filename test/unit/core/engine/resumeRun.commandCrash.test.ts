@@ -2,31 +2,20 @@ import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import type { CommandAllowList, CommandResult, CommandRunner } from '../../../../src/core/commandPorts';
+import type { CommandAllowList, CommandRunner } from '../../../../src/core/commandPorts';
 import type { ApprovalRequest, Interaction } from '../../../../src/core/interactionPorts';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { terminalInteraction } from '../../../../src/cli/terminalInteraction';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ManualClock } from '../../../fakes/manualClock';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { diesOnFirstStart, finishedCommand } from '../../../support/crashingCommand';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const appendStep = makeStep('log', { kind: 'tool', agent: undefined, input: undefined, tool: 'run_command', args: { argv: ['./append-release-note.sh'] } });
-const done: CommandResult = { exitCode: 0, signal: null, stdout: 'appended\n', stderr: '', timedOut: false, truncated: false, durationMs: 1 };
+const done = finishedCommand('appended\n');
 const allowingIt: CommandAllowList = { rules: () => [['./append-release-note.sh']] };
-
-/** A runner that counts its starts; the first start never ends (the process dies while the command runs). */
-function runner(): CommandRunner & { starts: number } {
-  const counting = {
-    starts: 0,
-    describeCwd: async () => '/work/project',
-    run: async (): Promise<CommandResult> => {
-      counting.starts++;
-      return counting.starts === 1 ? new Promise<never>(() => undefined) : done;
-    },
-  };
-  return counting;
-}
+const runner = (): CommandRunner & { starts: number } => diesOnFirstStart('appended\n');
 
 /** Runs the plan until its command has started, then leaves it there as a killed process would leave its journal. */
 async function interruptedWhileRunning(commands: CommandRunner & { starts: number }) {
