@@ -81,6 +81,16 @@ export async function readCurrent(ctx: ToolContext, path: string, signal: AbortS
   return textOf(await readVersion(ctx, path, signal));
 }
 
+/** Whether `bytes` are UTF-8 text (a byte order mark included): what a file tool can change without rewriting bytes it cannot show. */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function decodeStrictly(path: string, bytes: Uint8Array): string {
   try {
     return strictUtf8.decode(bytes);

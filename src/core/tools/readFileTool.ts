@@ -4,7 +4,7 @@ import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles'
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { workspacePath } from './fileChange';
-import { sha256 } from './fileVersions';
+import { isUtf8, sha256 } from './fileVersions';
 import type { Tool, ToolContext } from './tool';
 import { refuseWithheldRead, refuseWithheldTarget, withheldHint } from './withheldFiles';
 
@@ -105,17 +105,8 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
   },
 };
 
-// Fatal: a byte sequence that is not UTF-8 throws rather than being replaced.
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** Whether the file's bytes are not UTF-8 (its text holds U+FFFD: written as such, or made of bytes it replaced). */
 async function isNotUtf8(ctx: ToolContext, path: string, signal: AbortSignal): Promise<boolean> {
   if (ctx.workspace.readBytes === undefined) return false;
-  const bytes = await ctx.workspace.readBytes(path, signal, { maxBytes: maxReadFileBytes, refuseTarget: refuseWithheldTarget(ctx.withheld) });
-  try {
-    strictUtf8.decode(bytes);
-    return false;
-  } catch {
-    return true;
-  }
+  return !isUtf8(await ctx.workspace.readBytes(path, signal, { maxBytes: maxReadFileBytes, refuseTarget: refuseWithheldTarget(ctx.withheld) }));
 }
