@@ -1,11 +1,16 @@
+import { diffArrays } from 'diff';
+
 /**
  * `content`, meant to replace the whole of `current`, written in `current`'s conventions: its
  * line ends when every one of them is the same (all CRLF, or all LF), and its byte order mark
  * (kept when it has one, dropped, with any repeat of it, when it has none). A diff editor shows neither a changed
  * line end nor a byte order mark, so a whole-file write that changed them would change bytes
  * the approval never showed (found by an outside attack: a CRLF rewrite of a shell script
- * and an added BOM, each shown as "no change", were written). A new file (`current`
- * undefined), a file of mixed line ends or of a single line keep `content` as given.
+ * and an added BOM, each shown as "no change", were written). In a file of mixed line ends, every
+ * line the write leaves as it was keeps its own line end, and a new or changed line ends as most of
+ * the file's lines do (the editor shows such a file in that one line end too); lines are told apart
+ * by a line diff bounded at `maxLineEdits` edits, beyond which only the unchanged lines at the start
+ * and the end keep theirs. A new file (`current` undefined) or a file of a single line keeps `content` as given.
  */
 export function keepLineEnds(current: string | undefined, content: string): string {
   if (current === undefined) return content;
@@ -13,7 +18,11 @@ export function keepLineEnds(current: string | undefined, content: string): stri
   // Every mark at the start: a second one would read as the file's own to any program reading it.
   const body = content.replace(/^\ufeff+/, '');
   const kind = lineEnds(current);
-  const ends = kind === 'crlf' ? body.replace(/\r?\n/g, '\r\n') : kind === 'lf' ? body.replace(/\r\n/g, '\n') : body;
+  const ends =
+    kind === 'crlf' ? body.replace(/\r?\n/g, '\r\n')
+    : kind === 'lf' ? body.replace(/\r\n/g, '\n')
+    : kind === 'mixed' ? keepEachLineEnd(current.replace(/^\ufeff/, ''), body)
+    : body;
   return current.startsWith(bom) ? bom + ends : ends;
 }
 
@@ -22,4 +31,56 @@ export function lineEnds(text: string): 'crlf' | 'lf' | 'mixed' | 'none' {
   const crlf = text.includes('\r\n');
   const lf = /(?:^|[^\r])\n/.test(text);
   return crlf ? (lf ? 'mixed' : 'crlf') : lf ? 'lf' : 'none';
+}
+
+/**
+ * The most edits the line diff of a mixed file looks for: its cost grows with the lines times the edits, and a rewrite
+ * of a large file beyond this is rare enough to keep only its unchanged first and last lines' ends.
+ */
+export const maxLineEdits = 500;
+
+/** A text as its lines, each with the line end that follows it (none after the last). */
+interface Lines {
+  readonly texts: string[];
+  readonly ends: string[];
+}
+
+function splitLines(text: string): Lines {
+  const parts = text.split(/(\r?\n)/);
+  return { texts: parts.filter((_, index) => index % 2 === 0), ends: parts.filter((_, index) => index % 2 === 1) };
+}
+
+/** `content` with each line's end taken from the same unchanged line of `current`, and the file's most used end elsewhere. */
+function keepEachLineEnd(current: string, content: string): string {
+  const old = splitLines(current);
+  const next = splitLines(content);
+  const crlfCount = old.ends.filter((end) => end === '\r\n').length;
+  // As the editor picks the one line end it shows a mixed file in: CRLF when more than half the ends are.
+  const usual = crlfCount > old.ends.length / 2 ? '\r\n' : '\n';
+  /** The end of each line of `content`, by its index, where it is a line of `current` left as it was. */
+  const kept = new Map<number, string>();
+  const keep = (oldIndex: number, newIndex: number): void => {
+    const end = old.ends[oldIndex];
+    if (end !== undefined) kept.set(newIndex, end);
+  };
+  let prefix = 0;
+  while (prefix < old.texts.length && prefix < next.texts.length && old.texts[prefix] === next.texts[prefix]) keep(prefix, prefix++);
+  let suffix = 0;
+  while (
+    suffix < old.texts.length - prefix && suffix < next.texts.length - prefix
+    && old.texts[old.texts.length - 1 - suffix] === next.texts[next.texts.length - 1 - suffix]
+  ) {
+    keep(old.texts.length - 1 - suffix, next.texts.length - 1 - suffix);
+    suffix++;
+  }
+  const oldMiddle = old.texts.slice(prefix, old.texts.length - suffix);
+  const middle = diffArrays(oldMiddle, next.texts.slice(prefix, next.texts.length - suffix), { maxEditLength: maxLineEdits });
+  let oldIndex = prefix;
+  let newIndex = prefix;
+  for (const part of middle ?? []) {
+    if (!part.added && !part.removed) for (let line = 0; line < part.count; line++) keep(oldIndex + line, newIndex + line);
+    if (!part.added) oldIndex += part.count;
+    if (!part.removed) newIndex += part.count;
+  }
+  return next.texts.map((text, index) => (index === next.texts.length - 1 ? text : text + (kept.get(index) ?? usual))).join('');
 }

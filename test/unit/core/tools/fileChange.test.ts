@@ -81,6 +81,19 @@ describe('changeFile (write, edit and delete)', () => {
     assert.deepEqual(workspace.snapshot(), { 'run.sh': '#!/bin/sh\necho hi\n', 'win.txt': '\ufeffa\r\nB\r\n', 'b.txt': 'same\n' });
   });
 
+  it('attack: a whole-file write of a file of mixed line ends changes no line end of a line the diff shows unchanged', async () => {
+    // The editor shows a mixed file in one line end, so the lines the model did not touch show no change: their bytes stay.
+    const workspace = createMemoryWorkspace({ 'mixed.txt': 'one\r\ntwo\nthree\r\n' });
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+    const ctx = makeToolContext({ workspace, interaction });
+    assert.equal((await writeFileTool.run(ctx, { path: 'mixed.txt', content: 'one\ntwo\nthree\n' }, neverAborted)).operation, 'unchanged');
+    await writeFileTool.run(ctx, { path: 'mixed.txt', content: 'one\ntwo\n2.5\nthree\n' }, neverAborted);
+    const [request] = interaction.approvals();
+    assert.ok(request?.kind === 'file');
+    assert.equal(request.proposal.proposedText, 'one\r\ntwo\n2.5\r\nthree\r\n', 'what the diff shows is what is written');
+    assert.equal(workspace.snapshot()['mixed.txt'], 'one\r\ntwo\n2.5\r\nthree\r\n');
+  });
+
   it('asks nothing under the commandsOnly policy, and nothing for an unchanged write', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'same' });
     const interaction = new ScriptedInteraction();
