@@ -137,6 +137,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
     toolCalls: rememberedToolCalls,
     queue,
+    folderOf: (runId) => ((vscode.workspace.workspaceFolders?.length ?? 0) > 1 && runId !== undefined ? runs.runInfo(runId)?.folder?.name : undefined),
   });
   const runs = new RunController({
     tools,

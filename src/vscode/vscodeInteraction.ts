@@ -66,6 +66,11 @@ interface InteractionOptions {
   toolCalls?: ToolCallRememberer;
   /** Shows approvals one at a time in plan order and answers what an "Approve the rest" covers; without it each shows at once. */
   queue?: ApprovalQueue;
+  /**
+   * The name of the workspace folder the run `runId` is confined to, in a window of several folders (`undefined` in a
+   * window of one): each question names it, since two folders can hold the same path and ask at once.
+   */
+  folderOf?: (runId: string | undefined) => string | undefined;
 }
 
 /** The editor's `Interaction`, and the same for one run (`RunController` gives each execution its own). */
@@ -185,16 +190,22 @@ function showApproval(
   pending: PendingPrompts,
   options: InteractionOptions,
 ): Promise<void> {
+  const folder = options.folderOf?.(key.runId);
   switch (request.kind) {
     case 'file':
-      return showFileApproval(request, key, documents, pending, waitingNote(options.queue));
+      return showFileApproval(request, key, documents, pending, waitingNote(options.queue), folder);
     case 'command':
-      return askCommandApproval(request, key, pending, options.commandRules, waitingNote(options.queue));
+      return askCommandApproval(request, key, pending, options.commandRules, waitingNote(options.queue), folder);
     case 'directory':
-      return askDirectoryApproval(request, key, pending, waitingNote(options.queue));
+      return askDirectoryApproval(request, key, pending, waitingNote(options.queue), folder);
     case 'tool':
-      return askToolApproval(request, key, pending, options.toolCalls, waitingNote(options.queue));
+      return askToolApproval(request, key, pending, options.toolCalls, waitingNote(options.queue), folder);
   }
+}
+
+/** `detail` after a first line naming the workspace folder the question is about, when the window has several. */
+function inFolder(detail: string, folder: string | undefined): string {
+  return folder === undefined ? detail : `${vscode.l10n.t('In the workspace folder "{0}".', shownLine(folder, 80))}\n${detail}`;
 }
 
 /** "3 more approvals waiting" when approvals wait behind the one shown, else empty. */
@@ -203,12 +214,12 @@ function waitingNote(queue: ApprovalQueue | undefined): string {
   return count === 0 ? '' : count === 1 ? vscode.l10n.t('1 more approval waiting') : vscode.l10n.t('{0} more approvals waiting', count);
 }
 
-/** `detail` with the retry note (which attempt asks, why the last failed) and what waits behind, each on a line of its own. */
 /** Why a change asks whatever the approval policy: the step did not say it would change the file. */
 function outsideNote(): string {
   return vscode.l10n.t('The step did not say it would change this file.');
 }
 
+/** `detail` with the retry note (which attempt asks, why the last failed) and what waits behind, each on a line of its own. */
 function withNotes(detail: string, request: ApprovalRequest, waiting: string): string {
   const retry = request.retry === undefined || request.kind === 'command' ? '' : `\n${describeRetry(request.retry)}`;
   return `${detail}${retry}${waiting === '' ? '' : `\n${waiting}`}`;
@@ -274,6 +285,7 @@ async function showFileApproval(
   documents: ProposalDocuments,
   pending: PendingPrompts,
   waiting: string,
+  folder: string | undefined,
 ): Promise<void> {
   const { proposal } = request;
   const sides = documents.put(key, proposal);
@@ -286,10 +298,12 @@ async function showFileApproval(
           ? vscode.l10n.t('edit')
           : vscode.l10n.t('write');
   // The file leads (E4 of issue 27): the tab cuts its end, so a long step title can never push the path off it.
-  const target =
+  const file =
     proposal.resolvedPath === undefined
       ? shownPath(proposal.path)
       : vscode.l10n.t('{0} (through a symbolic link: {1})', shownPath(proposal.path), shownPath(proposal.resolvedPath));
+  // Two folders can hold the same path and ask at once: the tab says whose file it is.
+  const target = folder === undefined ? file : vscode.l10n.t('{0} in folder "{1}"', file, shownLine(folder, 80));
   const stepTitle = shownLine(request.title, 80);
   const attempt = request.interrupted
     ? vscode.l10n.t(', may already be in the file: the run stopped during this change')
@@ -326,6 +340,7 @@ async function askCommandApproval(
   pending: PendingPrompts,
   rules: CommandRuleMaker | undefined,
   waiting: string,
+  folder: string | undefined,
 ): Promise<void> {
   const text = commandApprovalText(request);
   const [run, reject, feedback] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject'), feedbackLabel()];
@@ -338,7 +353,7 @@ async function askCommandApproval(
       )
     : vscode.l10n.t('"{0}": the step does not run it. Cancel: decide later (the question waits in the status bar).', reject);
   const { message } = text;
-  const detail = `${withNotes(text.detail, request, waiting)}\n\n${buttons}`;
+  const detail = `${inFolder(withNotes(text.detail, request, waiting), folder)}\n\n${buttons}`;
   // A project's own program becomes a rule by its path (`.venv/bin/mypy`): the rule is bound to the file that runs.
   const words = request.program ? [request.program.shown, ...request.argv.slice(1)] : request.argv;
   // A command through a shell never becomes a rule: its words are not what runs. Nor one given input or run with the
@@ -369,10 +384,11 @@ async function askToolApproval(
   pending: PendingPrompts,
   toolCalls: ToolCallRememberer | undefined,
   waiting: string,
+  folder: string | undefined,
 ): Promise<void> {
   const text = toolCallApprovalText(request);
   const { message } = text;
-  const detail = withNotes(text.detail, request, waiting);
+  const detail = inFolder(withNotes(text.detail, request, waiting), folder);
   const allow = vscode.l10n.t('Allow');
   const reject = vscode.l10n.t('Reject');
   const always = vscode.l10n.t('Always allow in this workspace');
@@ -402,11 +418,12 @@ async function askDirectoryApproval(
   key: PromptKey,
   pending: PendingPrompts,
   waiting: string,
+  folder: string | undefined,
 ): Promise<void> {
   const [create, reject] = [vscode.l10n.t('Create'), vscode.l10n.t('Reject')];
   const choice = await askConsent(
     vscode.l10n.t('Step "{0}" wants to create a directory.', shownLine(request.title, 80)),
-    withNotes(vscode.l10n.t('Directory: {0}', shownPath(request.path)), request, waiting),
+    inFolder(withNotes(vscode.l10n.t('Directory: {0}', shownPath(request.path)), request, waiting), folder),
     reject,
     create,
   );

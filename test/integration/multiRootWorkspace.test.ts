@@ -225,6 +225,11 @@ describe('a multi-root workspace (two folders)', function () {
       "web's diff closed itself",
     );
 
+    // Both folders hold twin.txt: the tab says whose it is.
+    const webTab = vscode.window.tabGroups.all.flatMap((group) => group.tabs)
+      .find((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === webDiff.modified.toString());
+    assert.match(webTab?.label ?? '', /^twin\.txt in folder "web" \(create, proposed\)/);
+
     // The Plan tree shows web's run: its Approve (the row's menu passes the node) approves web's change, not api's.
     assert.equal(planner.planTreeNodes()[0]?.label, 'web');
     const row = planner.planTreeNodes().find((node) => node.stepId === 'S1');
