@@ -4,7 +4,7 @@ import { visibleControls } from '../shared/visibleCharacters';
 import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
 import { describeApprovalForTerminal } from './terminalInteraction';
-import { stepStateView } from '../core/view/stepStatusView';
+import { stepStateView, stoppedRun } from '../core/view/stepStatusView';
 import { allowRuleProblem } from '../core/tools/commandAllowRules';
 import { shownCommandWord } from '../core/tools/commandApprovalText';
 
@@ -37,7 +37,7 @@ export function actionSummary(result: RunResult | ActionFailure, changedFiles: r
     // In the CLI's words ("failed (did not stop the run)", "yours to do"), with why a step failed (a newcomer saw a bare "skipped").
     lines.push('| Step | Status | Attempts | Why |', '| --- | --- | --- | --- |');
     for (const step of steps.slice(0, actionSummaryLimits.steps)) {
-      const view = stepStateView(step);
+      const view = stepStateView(step, stoppedRun(result.status));
       const why = view.label.startsWith('failed') && step.error !== undefined ? safeText(step.error) : '';
       lines.push(`| ${safeText(step.id)} | ${view.label} | ${step.attempts} | ${why} |`);
     }

@@ -16,6 +16,17 @@ export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
   skipped: 'skipped',
 };
 
+/** A run that was stopped before its end, and resumes from where it stopped: cancelled by the user, or interrupted (a reload, a crash). */
+export type StoppedRunStatus = 'cancelled' | 'interrupted';
+
+/**
+ * A step of a stopped run that did not finish (never started, or reset as it ran): not "pending", which read as still
+ * to come in a run that had ended (an editor trial).
+ */
+export function notFinishedLabel(run: StoppedRunStatus): string {
+  return `not finished (run ${run})`;
+}
+
 /** A step skipped because the user rejected its change or command: said apart from "skipped", which reads as the run's own choice. */
 export const rejectedLabel = 'rejected by you';
 

@@ -35,8 +35,8 @@ import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import type { UndoneChanges } from '../tools/undoneChanges';
-import { previewValue, stepStateView } from './stepStatusView';
-import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
+import { stepStatusLabels, type StoppedRunStatus } from '../../shared/stepStatusLabels';
 import { argumentsTemplate, argumentsText } from './argumentsText';
 import { toolParameters } from '../tools/toolParameters';
 
@@ -88,7 +88,10 @@ export interface RunSource {
  * Rows of a run's steps by the step state they show, with what else the row was built from.
  * Sound because the reducer replaces a step's state when it changes, never mutates it.
  */
-export type RunStepViewCache = WeakMap<StepState, { step: Step; runStartedAt: number; undone: boolean; view: RunStepView }>;
+export type RunStepViewCache = WeakMap<
+  StepState,
+  { step: Step; runStartedAt: number; undone: boolean; stopped: StoppedRunStatus | undefined; view: RunStepView }
+>;
 
 /** Longest result preview shown per step, in characters. */
 export const resultPreviewLength = 240;
@@ -292,7 +295,10 @@ function runView(source: RunSource, plan: Plan): RunView {
   const endedAt = state.status === 'running' ? now : (state.endedAt ?? now);
   const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
   const undoneSteps = source.undone?.steps;
-  const steps = plan.steps.map((step, index) => cachedStepView(source.stepViews, step, stepStates[index]!, startedAt, undoneSteps?.has(step.id) === true));
+  const stopped = stoppedRun(state.status);
+  const steps = plan.steps.map((step, index) =>
+    cachedStepView(source.stepViews, step, stepStates[index]!, startedAt, undoneSteps?.has(step.id) === true, stopped),
+  );
   const pending: PendingView[] = stepStates.flatMap((step) =>
     step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : [],
   );
@@ -307,7 +313,7 @@ function runView(source: RunSource, plan: Plan): RunView {
     ...(state.replacedSteps?.length
       ? {
           replacedSteps: state.replacedSteps.map((replaced) => ({
-            ...runStepView(replaced.step, replaced.state, startedAt, false),
+            ...runStepView(replaced.step, replaced.state, startedAt, false, undefined),
             planVersion: replaced.planVersion,
           })),
         }
@@ -330,22 +336,29 @@ function times(step: StepState): { startedAt?: number; endedAt?: number } {
   return { ...(step.startedAt === undefined ? {} : { startedAt: step.startedAt }), ...(step.endedAt === undefined ? {} : { endedAt: step.endedAt }) };
 }
 
-function cachedStepView(cache: RunStepViewCache | undefined, step: Step, state: StepState, runStartedAt: number, undone: boolean): RunStepView {
+function cachedStepView(
+  cache: RunStepViewCache | undefined,
+  step: Step,
+  state: StepState,
+  runStartedAt: number,
+  undone: boolean,
+  stopped: StoppedRunStatus | undefined,
+): RunStepView {
   const kept = cache?.get(state);
-  if (kept && kept.step === step && kept.runStartedAt === runStartedAt && kept.undone === undone) return kept.view;
-  const view = runStepView(step, state, runStartedAt, undone);
-  cache?.set(state, { step, runStartedAt, undone, view });
+  if (kept && kept.step === step && kept.runStartedAt === runStartedAt && kept.undone === undone && kept.stopped === stopped) return kept.view;
+  const view = runStepView(step, state, runStartedAt, undone, stopped);
+  cache?.set(state, { step, runStartedAt, undone, stopped, view });
   return view;
 }
 
-function runStepView(step: Step, state: StepState, runStartedAt: number, undone: boolean): RunStepView {
+function runStepView(step: Step, state: StepState, runStartedAt: number, undone: boolean, stopped: StoppedRunStatus | undefined): RunStepView {
   return {
     id: step.id,
     title: step.title,
     kind: step.kind,
     runner: stepRunnerLabel(step),
     status: state.status,
-    ...statusLabelOf(state),
+    ...statusLabelOf(state, stopped),
     attempts: state.attempts,
     maxAttempts: step.maxAttempts,
     ...(state.startedAt === undefined ? {} : { startMs: state.startedAt - runStartedAt }),
@@ -362,9 +375,9 @@ function runStepView(step: Step, state: StepState, runStartedAt: number, undone:
   };
 }
 
-/** The words of a state its status alone does not tell: failed then skipped, or not needed (see `stepStateView`). */
-function statusLabelOf(state: StepState): { statusLabel?: string } {
-  const label = stepStateView(state).label;
+/** The words of a state its status alone does not tell: failed then skipped, not needed, not finished (see `stepStateView`). */
+function statusLabelOf(state: StepState, stopped: StoppedRunStatus | undefined): { statusLabel?: string } {
+  const label = stepStateView(state, stopped).label;
   return label === stepStatusLabels[state.status] ? {} : { statusLabel: label };
 }
 

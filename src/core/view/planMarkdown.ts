@@ -6,6 +6,7 @@ import { visibleEscape } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { runStatusLabels } from '../../shared/runStatusLabels';
 import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { stepStateView, stoppedRun } from './stepStatusView';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
 /** Longest objective the checklist shows, in characters (then cut, marked). */
@@ -94,7 +95,7 @@ function stepLines(step: Step, run: RunState | undefined): string[] {
     status !== undefined && !done
       ? skipCause === 'condition'
         ? notNeededLabel
-        : stepStatusLabels[skipCause === 'failed' ? 'failed' : status]
+        : skipCause === 'failed' ? stepStatusLabels.failed : stepStateView({ status }, stoppedRun(run?.status)).label
       : run === undefined && step.skipped === true
         ? 'skipped'
         : undefined;

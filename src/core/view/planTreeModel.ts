@@ -2,7 +2,8 @@ import { terminalStepStatuses, type RunState, type StepState } from '../engine/r
 import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
-import { formatDuration, previewValue, stepStateView } from './stepStatusView';
+import { formatDuration, previewValue, stepStateView, stoppedRun } from './stepStatusView';
+import type { StoppedRunStatus } from '../../shared/stepStatusLabels';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
 /** How the Plan tree arranges steps. */
@@ -40,7 +41,10 @@ export function spokenRow(label: string, description: string, ...more: (string |
  * so a node whose step, state and index are the same objects and number is still right:
  * a new run snapshot rebuilds only the nodes of the steps it changed.
  */
-export type StepNodeCache = WeakMap<Step, { index: number; state: StepState | undefined; undone: boolean; node: PlanTreeNode }>;
+export type StepNodeCache = WeakMap<
+  Step,
+  { index: number; state: StepState | undefined; undone: boolean; stopped: StoppedRunStatus | undefined; node: PlanTreeNode }
+>;
 
 const kindIcons: Record<Step['kind'], string> = {
   tool: 'tools',
@@ -67,13 +71,14 @@ export function planTreeModel(
   cache?: StepNodeCache,
   undoneSteps: ReadonlySet<string> = new Set(),
 ): PlanTreeNode[] {
+  const stopped = stoppedRun(run?.status);
   const nodeOf = (step: Step, index: number): PlanTreeNode => {
     const state = run?.steps[step.id];
     const undone = undoneSteps.has(step.id);
     const kept = cache?.get(step);
-    if (kept && kept.index === index && kept.state === state && kept.undone === undone) return kept.node;
-    const node = stepNode(step, index, state, undone);
-    cache?.set(step, { index, state, undone, node });
+    if (kept && kept.index === index && kept.state === state && kept.undone === undone && kept.stopped === stopped) return kept.node;
+    const node = stepNode(step, index, state, undone, stopped);
+    cache?.set(step, { index, state, undone, stopped, node });
     return node;
   };
   const stepNodes = new Map(plan.steps.map((step, index) => [step.id, nodeOf(step, index)]));
@@ -118,14 +123,14 @@ function replacedNodes(run: RunState | undefined): PlanTreeNode[] {
       icon: 'history',
       contextValue: 'replacedSteps',
       children: steps.map((entry, index) => {
-        const { stepId: _notInPlan, ...node } = stepNode(entry.step, index, entry.state, false);
+        const { stepId: _notInPlan, ...node } = stepNode(entry.step, index, entry.state, false, undefined);
         return { ...node, id: `replaced:${version}:${entry.step.id}`, contextValue: 'replacedStep' };
       }),
     };
   });
 }
 
-function stepNode(step: Step, index: number, state: StepState | undefined, undone: boolean): PlanTreeNode {
+function stepNode(step: Step, index: number, state: StepState | undefined, undone: boolean, stopped: StoppedRunStatus | undefined): PlanTreeNode {
   const runner = stepRunnerLabel(step);
   const details = [
     `${step.id} · ${step.kind}${step.skipped ? ' (skipped)' : ''}`,
@@ -154,7 +159,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
       contextValue: `step.${step.kind}`,
     };
   }
-  const view = stepStateView(state);
+  const view = stepStateView(state, stopped);
   const description = [
     // First, so a narrow sidebar still shows how far a long step is.
     state.progress === undefined || state.percent === undefined ? undefined : `${state.percent}%`,

@@ -8,9 +8,9 @@ import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
-import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, rejectionDetail, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, rejectionDetail, type StoppedRunStatus } from '../../shared/stepStatusLabels';
 import { keptFileText } from '../tools/withheldFiles';
-import { formatDuration } from './stepStatusView';
+import { formatDuration, stepStateView, stoppedRun } from './stepStatusView';
 import { describeCheck } from '../plan/describeCheck';
 import type { Step } from '../plan/planSchema';
 import { shownUsd } from '../../shared/shownUsd';
@@ -139,7 +139,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
       title: oneLine(step.title, summaryLimits.line),
       status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
       line: oneLine(
-        `${stepLine(stepState)}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}`,
+        `${stepLine(stepState, stoppedRun(state.status))}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}`,
         summaryLimits.line,
       ),
       ...(earlier === undefined ? {} : { earlier }),
@@ -302,7 +302,7 @@ function checksLine(step: Step, state: RunState['steps'][string]): string | unde
   return outcomes.length === 0 ? undefined : oneLine(outcomes.join('; '), summaryLimits.checks);
 }
 
-function stepLine(state: RunState['steps'][string]): string {
+function stepLine(state: RunState['steps'][string], stopped: StoppedRunStatus | undefined): string {
   switch (state.status) {
     case 'completed': {
       const result = state.result;
@@ -329,7 +329,7 @@ function stepLine(state: RunState['steps'][string]): string {
       if (state.skipCause === 'plan') return 'skipped in the plan';
       return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     default:
-      return stepStatusLabels[state.status];
+      return stepStateView(state, stopped).label;
   }
 }
 

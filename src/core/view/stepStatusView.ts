@@ -1,6 +1,13 @@
-import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
-import type { SkipCause } from '../../shared/vocabulary';
-import type { StepStatus } from '../engine/runEvents';
+import {
+  failedNotStoppingLabel,
+  notFinishedLabel,
+  notNeededLabel,
+  rejectedLabel,
+  stepStatusLabels,
+  type StoppedRunStatus,
+} from '../../shared/stepStatusLabels';
+import type { RunStatus, SkipCause } from '../../shared/vocabulary';
+import { terminalStepStatuses, type StepStatus } from '../engine/runEvents';
 import { readableValue } from '../text/readableValue';
 
 /** How a status looks in a tree view: a codicon id and a theme colour id. */
@@ -38,13 +45,20 @@ export function stepStatusView(status: StepStatus): StepStatusView {
   return { ...looks[status], label: stepStatusLabels[status] };
 }
 
+/** `status` when it is a run's that stopped before its end and can resume (`StoppedRunStatus`), else `undefined`. */
+export function stoppedRun(status: RunStatus | undefined): StoppedRunStatus | undefined {
+  return status === 'cancelled' || status === 'interrupted' ? status : undefined;
+}
+
 /**
  * How a step's state looks, its skip's cause told apart: a step that failed and was skipped by
  * its failure policy looks failed, "failed (did not stop the run)"; one skipped because its
  * condition was not met (a fix after tests that passed) is "not needed"; one whose change or command the user
- * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); any other as its status.
+ * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); in a run `stopped`
+ * before its end, a step that did not end is "not finished (run cancelled)"; any other as its status.
  */
-export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }): StepStatusView {
+export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }, stopped?: StoppedRunStatus): StepStatusView {
+  if (stopped !== undefined && !terminalStepStatuses.has(state.status)) return { ...stepStatusView(state.status), label: notFinishedLabel(stopped) };
   if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: failedNotStoppingLabel };
   if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
   // Not the cancelled run's circle-slash: a "no" of the user's, in the colour of the partly done run it leads to.

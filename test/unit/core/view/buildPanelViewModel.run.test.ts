@@ -65,6 +65,13 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.equal(runOf().summary && 'keptFromModel' in runOf().summary!, false);
   });
 
+  it('says a step that did not finish in a cancelled or interrupted run is not finished, and the steps that ended as they ended', () => {
+    const labels = (status: RunState['status']) => runOf({ state: state({ status }) }).steps.map((step) => step.statusLabel);
+    assert.deepEqual(labels('cancelled'), [undefined, undefined, undefined, 'not finished (run cancelled)']);
+    assert.deepEqual(labels('interrupted'), [undefined, undefined, undefined, 'not finished (run interrupted)']);
+    assert.deepEqual(labels('failed'), [undefined, undefined, undefined, undefined]);
+  });
+
   it('shows each step with its times relative to the run start, its outcome, and a preview of a completed result only', () => {
     const run = runOf();
     assert.deepEqual(run.steps, [

@@ -115,6 +115,20 @@ describe('planTreeModel', () => {
     assert.equal(planTreeModel(plan, 'flat', run, cache, new Set(['a']))[0], after, 'unchanged, the node is kept');
   });
 
+  it('says a step that did not finish in a cancelled or interrupted run is not finished, not pending, and rebuilds its cached node', () => {
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    run = reduceRunEvent(run, { type: 'step_completed', stepId: 'a', result: 'x', runId: 'r', seq: 3, time: 8 });
+    const cache: StepNodeCache = new WeakMap();
+    assert.equal(planTreeModel(plan, 'flat', run, cache)[1]!.description, 'agent: coder · blocked');
+    const cancelled = reduceRunEvent(run, { type: 'run_cancelled', reason: 'Cancelled by you', runId: 'r', seq: 4, time: 9 });
+    const rows = planTreeModel(plan, 'flat', cancelled, cache);
+    assert.deepEqual(rows.map((row) => row.description), ['read_file · completed · 3 ms', 'agent: coder · not finished (run cancelled)', 'clarification · not finished (run cancelled)']);
+    assert.match(rows[1]!.tooltip, /Status: not finished \(run cancelled\)/);
+    const interrupted = reduceRunEvent(run, { type: 'run_cancelled', reason: 'The editor closed', interrupted: true, runId: 'r', seq: 4, time: 9 });
+    assert.equal(planTreeModel(plan, 'flat', interrupted, cache)[1]!.description, 'agent: coder · not finished (run interrupted)');
+  });
+
   it('explains a step in its tooltip', () => {
     const tooltip = planTreeModel(plan)[1]!.tooltip;
     assert.match(tooltip, /Input: do b/);

@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
-import { formatDuration, previewValue, stepStateView } from '../../../../src/core/view/stepStatusView';
+import { formatDuration, previewValue, stepStateView, stoppedRun } from '../../../../src/core/view/stepStatusView';
 
 describe('stepStateView', () => {
   it('tells a step skipped because the user rejected it apart from one skipped for another cause', () => {
     assert.deepEqual(stepStateView({ status: 'skipped', skipCause: 'rejected' }), { icon: 'thumbsdown', color: 'charts.orange', label: 'rejected by you' });
     assert.equal(stepStateView({ status: 'skipped', skipCause: 'dependency' }).label, 'skipped');
     assert.equal(stepStateView({ status: 'skipped', skipCause: 'halted' }).label, 'skipped');
+  });
+
+  it('in a run stopped before its end, says a step that did not end is not finished; one that ended as it ended', () => {
+    assert.equal(stepStateView({ status: 'pending' }, 'cancelled').label, 'not finished (run cancelled)');
+    assert.equal(stepStateView({ status: 'ready' }, 'interrupted').label, 'not finished (run interrupted)');
+    assert.equal(stepStateView({ status: 'completed' }, 'cancelled').label, 'completed');
+    assert.equal(stepStateView({ status: 'skipped', skipCause: 'rejected' }, 'cancelled').label, 'rejected by you');
+    assert.equal(stepStateView({ status: 'pending' }).label, 'pending');
+    assert.deepEqual((['running', 'waiting', 'completed', 'partial', 'failed', 'cancelled', 'interrupted'] as const).map(stoppedRun), [
+      undefined, undefined, undefined, undefined, undefined, 'cancelled', 'interrupted',
+    ]);
   });
 });
 
