@@ -26,19 +26,23 @@ export type EditBlock = { search: string; replace: string };
  * Applies every block to `text` or none: each search text must occur exactly once in the
  * original and no two may overlap. Throws an `Error` naming every faulty block (1-based)
  * otherwise. When the file uses CRLF and a block uses LF, the block is matched with CRLF; in a file whose every line ends
- * in CRLF, a replacement's line breaks are written as CRLF.
+ * in CRLF, a replacement's line breaks are written as CRLF, and in one whose every line ends in LF, as LF. The file keeps
+ * its byte order mark, or its lack of one.
  */
 export function applyEditBlocks(path: string, text: string, blocks: readonly EditBlock[]): string {
   const problems: string[] = [];
   const ranges: { block: number; start: number; end: number; replace: string }[] = [];
-  // A file whose every line ends in CRLF keeps doing so: a replacement's LF lines would mix the two.
-  const crlfOnly = lineEnds(text) === 'crlf';
+  // A file whose every line ends in CRLF keeps doing so: a replacement's LF lines would mix the two. And one whose every
+  // line ends in LF keeps LF: the diff editor shows a document in one line end, so a replacement's CRLF lines written into
+  // it were bytes the approval never showed (an outside attack; the whole-file write keeps them too, keepLineEnds).
+  const kind = lineEnds(text);
+  const crlfOnly = kind === 'crlf';
   blocks.forEach((block, index) => {
     const label = `block ${index + 1}`;
     // In such a file a search's line break is a CRLF: matched as written, a leading "\n" would start inside a CRLF and leave
     // its "\r" before the replacement (an outside attack: "\nb" -> "\nB" wrote CR CR LF).
     let search = crlfOnly ? block.search.replace(/\r?\n/g, '\r\n') : block.search;
-    let replace = crlfOnly ? block.replace.replace(/\r?\n/g, '\r\n') : block.replace;
+    let replace = crlfOnly ? block.replace.replace(/\r?\n/g, '\r\n') : kind === 'lf' ? block.replace.replace(/\r\n/g, '\n') : block.replace;
     let starts = occurrences(text, search);
     if (starts.length === 0 && text.includes('\r\n') && !search.includes('\r\n') && search.includes('\n')) {
       search = search.replace(/\n/g, '\r\n');
@@ -79,7 +83,11 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
     result += text.slice(cursor, range.start) + range.replace;
     cursor = range.end;
   }
-  return result + text.slice(cursor);
+  // The file keeps its byte order mark, or its lack of one: the diff editor drops a leading mark from both sides, so an
+  // edit adding or removing it showed "no change" (an outside attack; the whole-file write keeps it too, keepLineEnds).
+  const bom = '\ufeff';
+  const body = (result + text.slice(cursor)).replace(/^\ufeff+/, '');
+  return text.startsWith(bom) ? bom + body : body;
 }
 
 /** `edit_file`: exact search/replace blocks on one file, all or none, after approval. */

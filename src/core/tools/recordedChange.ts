@@ -89,8 +89,13 @@ async function landedOfUnfinished(
   signal: AbortSignal,
 ): Promise<'recovered' | 'abandoned' | 'uncertain'> {
   const now = await currentHash(workspace, checkpoint.path, signal);
-  const chain = checkpoints.filter((other) => other.stepId === checkpoint.stepId && other.path === checkpoint.path && other.state === 'applied');
-  if (chain.some((other) => other.seq >= checkpoint.seq && other.afterSha256 === now)) return 'recovered';
+  const ofStep = checkpoints.filter((other) => other.stepId === checkpoint.stepId && other.path === checkpoint.path);
+  const chain = ofStep.filter((other) => other.state === 'applied');
+  // A later change of the step the crash left intended counts too once the file holds its result: it was computed on what
+  // this one left, so this one landed. Judged uncertain, this one was then settled abandoned by the re-run, and Undo,
+  // skipping it, left the file as it made it (an outside attack: a step's two edits, the crash after the second landed).
+  const later = ofStep.filter((other) => other.seq >= checkpoint.seq && (other.state === 'applied' || other.state === 'intended'));
+  if (later.some((other) => other.afterSha256 === now)) return 'recovered';
   const before = (other: Checkpoint): string | undefined => (other.before.exists ? other.before.sha256 : undefined);
   return chain.some((other) => other.seq <= checkpoint.seq && before(other) === now) ? 'abandoned' : 'uncertain';
 }
