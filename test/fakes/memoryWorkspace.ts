@@ -11,8 +11,11 @@ export interface MemoryWorkspace extends WorkspaceFs {
   readBytes(path: string, signal?: AbortSignal, options?: ReadOptions): Promise<Uint8Array>;
   /** Every file and its text, by workspace-relative path. */
   snapshot(): Record<string, string>;
-  /** Makes the next `writeText` to `path` fail with `error` before anything changes. */
-  failNextWrite(path: string, error: Error): void;
+  /**
+   * Makes the next `writeText` to `path` fail with `error` before anything changes, or with `afterWriting` once the text
+   * is written (a failure reported after the bytes landed: a flush, a rename's report).
+   */
+  failNextWrite(path: string, error: Error, options?: { afterWriting?: boolean }): void;
 }
 
 const root = '/memory-workspace';
@@ -21,7 +24,7 @@ const root = '/memory-workspace';
 export function createMemoryWorkspace(files: Record<string, string> = {}): MemoryWorkspace {
   const texts = new Map<string, string>();
   const directories = new Set<string>(['']);
-  const failures = new Map<string, Error>();
+  const failures = new Map<string, { error: Error; afterWriting: boolean }>();
   const resolve = async (input: string) => (await resolveInRoot(input, { root })).relative;
   const ensureParents = (relative: string) => {
     const parts = relative.split('/');
@@ -77,12 +80,11 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
       if (refused !== undefined) throw refused;
       checkExpected(input, relative, options?.expected);
       const failure = failures.get(relative);
-      if (failure) {
-        failures.delete(relative);
-        throw failure;
-      }
+      failures.delete(relative);
+      if (failure && !failure.afterWriting) throw failure.error;
       ensureParents(relative);
       texts.set(relative, text);
+      if (failure) throw failure.error;
     },
     async delete(input, signal, options) {
       signal?.throwIfAborted();
@@ -133,8 +135,8 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
     snapshot() {
       return Object.fromEntries([...texts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
     },
-    failNextWrite(input, error) {
-      failures.set(path.posix.normalize(input), error);
+    failNextWrite(input, error, options) {
+      failures.set(path.posix.normalize(input), { error, afterWriting: options?.afterWriting === true });
     },
   };
 }

@@ -18,7 +18,8 @@ export interface RecordedChange {
  * Makes `change` under its checkpoint: the folders a new file needs and the change itself
  * are recorded (`intended`) before anything is made, then written only while the file is
  * still `change.before` (a mismatch rejects with `WorkspaceError` code `changed`), then
- * settled `applied`, or `abandoned` when the write failed. A crash in between leaves the
+ * settled `applied`, or, when the write failed, `abandoned` unless the file holds the change all the same (a failure
+ * reported after the bytes landed: then `applied`, so Undo takes it back). A crash in between leaves the
  * intent for `reconcileInterrupted`. Without a checkpoint store the change is simply made. `refuseTarget` judges the
  * place written (see `ChangeOptions`).
  */
@@ -50,8 +51,14 @@ export async function applyRecorded(
   } catch (error) {
     // Stryker disable next-line ConditionalExpression: without a store there are no intents to settle.
     if (store) {
+      // Refused, or the file was not as expected: nothing was written, whatever the file holds (another writer's same change).
+      const nothingWritten = error instanceof PathRefusedError || isWorkspaceError(error, 'changed');
       for (const intent of intents) {
-        const made = intent.operation === 'createDirectory' && (await folderExists(ctx, intent.path));
+        const made =
+          intent.operation === 'createDirectory'
+            ? await folderExists(ctx, intent.path)
+            // Looked at even when the run was cancelled as it wrote: whether the bytes landed is the question either way.
+            : !nothingWritten && (await currentHash(ctx.workspace, path, new AbortController().signal).catch(() => null)) === intent.afterSha256;
         await store.settle(intent, made ? 'applied' : 'abandoned');
       }
     }

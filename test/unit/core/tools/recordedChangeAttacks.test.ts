@@ -3,7 +3,7 @@ import type { CheckpointState } from '../../../../src/core/runStorePorts';
 import { createMemoryCheckpointStore, type MemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { editFileTool } from '../../../../src/core/tools/editFileTool';
 import { sha256, versionOf } from '../../../../src/core/tools/fileVersions';
-import { recoverInterruptedChanges } from '../../../../src/core/tools/recordedChange';
+import { applyRecorded, recoverInterruptedChanges } from '../../../../src/core/tools/recordedChange';
 import { undoRun } from '../../../../src/core/tools/undoRun';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
@@ -100,5 +100,27 @@ describe('recorded changes across a crash (attacks)', () => {
     const report = await undoRun('run-1', { workspace, checkpoints });
     assert.deepEqual(report.refused, []);
     assert.equal(workspace.snapshot()['f.txt'], 'start\n');
+  });
+
+  it('attack: a write that fails after its bytes landed is known made: Undo takes it back, and the step\'s re-run claims it instead of asking', async () => {
+    const workspace = createMemoryWorkspace({ 'f.txt': 'start\n' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, approvalPolicy: 'commandsOnly' });
+    workspace.failNextWrite('f.txt', new Error('the flush failed'), { afterWriting: true });
+    await assert.rejects(writeFileTool.run(ctx, { path: 'f.txt', content: 'second\n' }, neverAborted), /the flush failed/);
+    assert.deepEqual(await states(checkpoints), ['applied'], 'the file holds the change: settled abandoned, Undo would leave it');
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(report.refused, []);
+    assert.equal(workspace.snapshot()['f.txt'], 'start\n');
+  });
+
+  it('attack: a write refused because the file changed under it is never taken for made, even when the file now holds the same text', async () => {
+    // The user saved the very text the step proposes after it read the file: the write is refused as a conflict, and Undo
+    // must not take back the user's own save.
+    const workspace = createMemoryWorkspace({ 'f.txt': 'second\n' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, approvalPolicy: 'commandsOnly' });
+    await assert.rejects(applyRecorded(ctx, { path: 'f.txt', operation: 'write', before: versionOf('start\n'), after: 'second\n' }, neverAborted));
+    assert.deepEqual(await states(checkpoints), ['abandoned']);
   });
 });
