@@ -18,7 +18,7 @@ const seedName = /(^|_)seed($|_)/i;
 
 // Key formats of well-known services, found anywhere in a value (a header, a command line…).
 const knownKey =
-  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.)/;
+  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|shp(at|ca|pa|ss)_[0-9a-fA-F]{32}|do[opr]_v1_[0-9a-f]{64}|dapi[0-9a-f]{32}|\d{8,10}:AA[\w-]{30,}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.)/;
 
 // A URL whose user info has a password (`scheme://user:pass@host`, `redis://:pass@host`), also one with special characters
 // (`postgres://app:p#ss/w?rd@db/app`, as many clients read it), but not a port followed by a path holding `@`
@@ -28,9 +28,14 @@ const knownKey =
 const urlWithPassword = /[A-Za-z][0-9+.-]*:\/\/[^/?#@:]*:(?!\d*[/?#])[^@]*@/;
 // A URL whose user info (no password) is itself a token (`https://<token>@github.com/…`).
 const urlUser = /[A-Za-z][0-9+.-]*:\/\/([^\s/?#@:]+)@/;
-// A URL with a credential in its query (`?token=…`, `&sig=…` of a signed URL).
+// A URL with a credential in its query (`?token=…`, `&sig=…` of a signed URL), also one whose name ends in one
+// (`private_token`, GitLab's; `refresh_token`, `auth-token`, `client_secret`: an outside attack found them kept), a JWT or
+// a session id.
 const urlQueryCredential =
-  /[?&](access_token|token|api[_-]?key|key|password|passwd|pwd|secret|client_secret|sslpassword|sslkey|sig|signature|auth|x-amz-signature|x-goog-signature)=[^&\s]/i;
+  /[?&]([\w-]*(token|api[_-]?key|password|passwd|secret|signature)|key|pwd|sslkey|sig|auth|jwt|session(id)?)=[^&\s]/i;
+// Secrets in a URL's path rather than its query: Discord and Teams webhooks, and a Telegram bot's token (`/bot<id>:<secret>/`).
+const urlPathCredential =
+  /discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]{8}|\.office\.com\/webhook(?:b2)?\/\S{8}|api\.telegram\.org\/bot\d+:[\w-]{8}/i;
 // A connection string with a password (`Password=…;`, libpq's `password=…`).
 const connectionPassword = /(^|[;\s])(password|pwd)\s*=\s*[^;\s]/i;
 // An Authorization header's value without its name, as a whole value (`Basic ZGVwbG95Omh1bnRlcjI=`): the bearer one is `otherCredential`'s.
@@ -49,7 +54,12 @@ const emailAddress = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
 // An option that gives a password on a command line (`--password=…`, `--password …`, OpenSSL's `-passin pass:…`), a user
 // option (`-uroot`, `--user=…`), and the programs that take a password attached to `-p` (`mysql -uroot -phunter2`) or,
 // for sshpass, after it.
-const passwordOption = /^--?(pass|password|passwd|passphrase|passin|passout)(=.|$)/i;
+// Also one with a prefix given its value (`--db-password=…`, `--sasl_password=…`: an outside attack found them kept); a
+// prefixed one alone names no password (`mysql --skip-password`), so the next word is not taken for one.
+const passwordOption = /^--?((pass|password|passwd|passphrase|passin|passout)(=.|$)|([a-z0-9]+[-_])+(pass|password|passwd|passphrase)=.)/i;
+// A word assigning a variable named like a credential (`PGPASSWORD=… psql`, `export API_TOKEN=…`), as a value of another
+// variable (a command line kept for later): the name decides, as it does for the variable itself.
+const secretAssignment = /^([A-Za-z_][A-Za-z0-9_]*)=(\S+)$/;
 const userOption = /^(-u|--user(name)?(=|$))/;
 const passwordPrograms = /^(mysql|mariadb|sshpass)/;
 // Credentials in other shapes, anywhere in a value: a private key in PEM, Azure's account and shared access keys, an
@@ -140,8 +150,8 @@ function secretNamed(name: string, value: string): boolean {
 /** Whether `value` carries a credential whatever its variable is called. */
 function holdsSecret(value: string): boolean {
   const trimmed = value.trim();
-  const shapes = [knownKey, urlQueryCredential, connectionPassword, otherCredential, bareAuthorization];
-  if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || givesPassword(trimmed)) return true;
+  const shapes = [knownKey, urlQueryCredential, urlPathCredential, connectionPassword, otherCredential, bareAuthorization];
+  if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || givesPassword(trimmed) || assignsSecret(trimmed)) return true;
   const inUrl = urlUser.exec(trimmed);
   if ((inUrl !== null && looksGenerated(inUrl[1]!)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed)) return true;
   // A key wrapped over lines (`base64 keystore.jks` prints 76 characters a line): each line judged as a token of its own.
@@ -167,6 +177,14 @@ function givesPassword(value: string): boolean {
   const sshpass = words.some((word) => programName(word) === 'sshpass');
   const login = sshpass || words.some((word) => userOption.test(word) || passwordPrograms.test(programName(word)));
   return login && words.some((word, index) => /^-p[^-\s]/.test(word) || (sshpass && word === '-p' && words[index + 1] !== undefined));
+}
+
+/** Whether a word of `value` assigns a variable named like a credential (`secretAssignment`, `secretNamed`). */
+function assignsSecret(value: string): boolean {
+  return value.split(/\s/).some((word) => {
+    const match = secretAssignment.exec(word);
+    return match !== null && secretNamed(match[1]!, match[2]!);
+  });
 }
 
 /**

@@ -14,9 +14,6 @@ import { showError, showInformation, showWarning, withProgress } from './notific
 /** How long a changed mcp.json is left to settle before it is read for problems. */
 const checkDelayMs = 300;
 
-/** Default of `taskPlanner.mcp.timeoutSeconds`. */
-const defaultTimeoutSeconds = 60;
-
 /**
  * The MCP servers of this window: the user's (`taskPlanner.mcp.servers`, a setting only the
  * user can set) and the workspace's (`.vscode/mcp.json` of each folder, its servers run in
@@ -214,8 +211,8 @@ export class McpHost implements vscode.Disposable {
     // A server left out (a name defined twice, say in two folders) would otherwise only be missed when a plan needs it.
     if (config.warnings.length > 0) void this.showConfigWarnings(config.warnings);
     if (config.servers.length === 0) return;
-    const settings = vscode.workspace.getConfiguration('taskPlanner');
-    const timeoutMs = Math.max(1, settings.get<number>('mcp.timeoutSeconds', defaultTimeoutSeconds)) * 1000;
+    // The user's value only (application-scoped): `WorkspaceConfiguration.get` would take a workspace's too, were VS Code to pass it on.
+    const timeoutMs = readSettings().mcpTimeoutMs;
     const servers = new (loadRuntime().McpServers)({
       config,
       reserved: this.reserved(),

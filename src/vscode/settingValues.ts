@@ -61,6 +61,10 @@ export const userSettingsOnly: readonly string[] = [
   'skills.folders',
   'tracing.endpoint',
   'tracing.includeContent',
+  // Application-scoped in package.json too: without them here a workspace value was read wherever a caller asked
+  // `settingValue` or `WorkspaceConfiguration.get` (`mcp.timeoutSeconds` in mcpHost), relying on VS Code to drop it.
+  'tools.extensionTools',
+  'mcp.timeoutSeconds',
 ];
 
 /** Where a setting's value in force comes from. */

@@ -60,6 +60,8 @@ export interface TaskPlannerSettings {
    * so a repository's settings never send traces anywhere, trusted or not. Absent: off.
    */
   trace?: { url: string; content: boolean };
+  /** How long an MCP server may take to start and each call may take, in ms (`taskPlanner.mcp.timeoutSeconds`, user settings only). */
+  mcpTimeoutMs: number;
 }
 
 /** The settings as last read, until VS Code reports a change that may alter them (see `readSettings`). */
@@ -167,6 +169,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),
     extensionTools: stringList(userValue(values, 'tools.extensionTools')),
     contextTokens: Math.floor(positive('llm.contextTokens') ?? 0),
+    mcpTimeoutMs: mcpTimeoutMs(userValue(values, 'mcp.timeoutSeconds')),
     ...traceSetting(values),
   };
 }
@@ -176,6 +179,16 @@ function traceSetting(values: SettingValues): { trace?: { url: string; content: 
   const endpoint = userValue(values, 'tracing.endpoint');
   const checked = typeof endpoint === 'string' && endpoint.trim() !== '' ? otlpTracesUrl(endpoint) : undefined;
   return checked === undefined || 'problem' in checked ? {} : { trace: { url: checked.url, content: userValue(values, 'tracing.includeContent') === true } };
+}
+
+/**
+ * `taskPlanner.mcp.timeoutSeconds` in ms: the user's own value (it is application-scoped), at least a second, 60 s when
+ * it is no number. Read from the user's settings only: a workspace's value (were VS Code to pass one on) would let a
+ * repository's server hold every call and a run's step for as long as it likes.
+ */
+function mcpTimeoutMs(value: unknown): number {
+  const seconds = typeof value === 'number' && Number.isFinite(value) ? value : 60;
+  return Math.max(1, seconds) * 1000;
 }
 
 /** The strings of a list setting, trimmed, empty ones left out; anything else is an empty list. */
