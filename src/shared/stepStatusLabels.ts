@@ -1,4 +1,4 @@
-import type { StepStatus } from './vocabulary';
+import type { StepStatus, StoppedRunStatus } from './vocabulary';
 
 /** Each step status in words for people (short, lower case), the same in every view. */
 export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
@@ -15,9 +15,6 @@ export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
   failed: 'failed',
   skipped: 'skipped',
 };
-
-/** A run that was stopped before its end, and resumes from where it stopped: cancelled by the user, or interrupted (a reload, a crash). */
-export type StoppedRunStatus = 'cancelled' | 'interrupted';
 
 /**
  * A step of a stopped run that did not finish (never started, or reset as it ran): not "pending", which read as still

@@ -66,6 +66,10 @@ export type SkipCause = (typeof skipCauses)[number];
 export const runStatuses = ['running', 'waiting', 'completed', 'partial', 'failed', 'cancelled', 'interrupted'] as const;
 /** A run's status. */
 export type RunStatus = (typeof runStatuses)[number];
+/** The statuses of a run stopped before its end, by the user or by its host going away: it resumes from where it stopped. */
+export const stoppedRunStatuses = ['cancelled', 'interrupted'] as const satisfies readonly RunStatus[];
+/** A run stopped before its end (`stoppedRunStatuses`). */
+export type StoppedRunStatus = (typeof stoppedRunStatuses)[number];
 
 /**
  * The kinds of user requests a step can wait on. `budget`: the run's LLM budget is used

@@ -64,6 +64,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/tools/commandAllowRules.ts',
       'src/core/tools/riskyArguments.ts',
+      'src/core/tools/programRisks.ts',
       'src/core/tools/commandDefiningFiles.ts',
       'src/core/tools/programHelpers.ts',
       'src/core/tools/argumentPaths.ts',

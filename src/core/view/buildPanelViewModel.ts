@@ -36,7 +36,8 @@ import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import type { UndoneChanges } from '../tools/undoneChanges';
 import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
-import { stepStatusLabels, type StoppedRunStatus } from '../../shared/stepStatusLabels';
+import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { argumentsTemplate, argumentsText } from './argumentsText';
 import { toolParameters } from '../tools/toolParameters';
 

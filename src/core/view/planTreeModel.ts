@@ -3,7 +3,7 @@ import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
 import { formatDuration, previewValue, stepStateView, stoppedRun } from './stepStatusView';
-import type { StoppedRunStatus } from '../../shared/stepStatusLabels';
+import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
 /** How the Plan tree arranges steps. */

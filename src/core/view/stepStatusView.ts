@@ -1,12 +1,5 @@
-import {
-  failedNotStoppingLabel,
-  notFinishedLabel,
-  notNeededLabel,
-  rejectedLabel,
-  stepStatusLabels,
-  type StoppedRunStatus,
-} from '../../shared/stepStatusLabels';
-import type { RunStatus, SkipCause } from '../../shared/vocabulary';
+import { failedNotStoppingLabel, notFinishedLabel, notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { stoppedRunStatuses, type RunStatus, type SkipCause, type StoppedRunStatus } from '../../shared/vocabulary';
 import { terminalStepStatuses, type StepStatus } from '../engine/runEvents';
 import { readableValue } from '../text/readableValue';
 
@@ -47,7 +40,7 @@ export function stepStatusView(status: StepStatus): StepStatusView {
 
 /** `status` when it is a run's that stopped before its end and can resume (`StoppedRunStatus`), else `undefined`. */
 export function stoppedRun(status: RunStatus | undefined): StoppedRunStatus | undefined {
-  return status === 'cancelled' || status === 'interrupted' ? status : undefined;
+  return stoppedRunStatuses.find((stopped) => stopped === status);
 }
 
 /**

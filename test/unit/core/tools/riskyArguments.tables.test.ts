@@ -56,6 +56,29 @@ describe('riskyArgument: every option a table names, and a harmless neighbour', 
     table('go test', ['-test.fuzzcachedir=cache', '-fuzzcachedir=cache'], 'writes files or runs another program', ['-fuzz=FuzzX', '-fuzztime=10s']);
   });
 
+  it('attack: linters, checkers, test runners and build tools found running code, installing or writing unasked under a rule ending in ...', () => {
+    table('pylint src', ['--init-hook=import os'], 'runs other code', ['--disable=C0114', '-j', '2']);
+    table('mypy src', ['--install-types'], 'writes files or runs another program', ['--strict', '--non-interactive']);
+    table('markdownlint .', ['-r', '--rules=./rules.js', '-c'], 'loads code or reads other configuration', ['--ignore', 'node_modules', '-q']);
+    table('stylelint src', ['--custom-formatter=./x.js', '--custom-syntax=./x.js', '--config-basedir=..'], 'loads code or reads other configuration', ['--quiet', 'a.css']);
+    table('ruff check', ['--add-noqa'], 'changes files', ['src', '--select', 'E']);
+    table('yq', ['-i', '-Pi'], 'changes files', ['.a', 'x.yml', '-P']);
+    table('phpunit', ['--bootstrap=x.php', '--log-junit=README.md', '--coverage-html=src', '-d', '-c'],
+      'runs other code, reads other configuration or writes files', ['--filter', 'testLogin', '--stop-on-failure']);
+    table('ctest', ['-S', '--build-and-test', '-O', '--output-junit=README.md'], 'runs other code or writes files', [
+      '-R', 'unit', '-j4', '--output-on-failure', '-V',
+    ]);
+    table('cmake --build build', ['--target', '-t', '--install', '-P', '-E'], 'builds another target, runs other code or installs', ['--parallel', '4', '-j', '4']);
+    table('swift test', ['-Xswiftc', '-Xlinker', '--scratch-path=/tmp/x'], 'runs other code or builds elsewhere', ['--filter', 'ParserTests', '--parallel']);
+    table('flutter test', ['--update-goldens', '--file-reporter=json:README.md'], 'changes or writes files', ['--coverage', 'test/a_test.dart']);
+    table('npm audit', ['fix'], 'changes the package files and installs packages', ['--json', '--omit=dev']);
+    table('docker ps', ['-H', '--host=tcp://x', '--context=prod'], 'talks to another Docker daemon', ['-a', '--format', '{{.Names}}']);
+    table('gh api repos/o/r', ['-X', '--method=PATCH', '-f', '-F', '--input=body.json'], 'changes things on GitHub or reads a file', [
+      '--jq', '.name', '--paginate',
+    ]);
+    table('vitest run', ['--api', '--api.port=5173'], 'loads code, reads configuration or writes files', ['--bail=1', 'src/a.test.ts']);
+  });
+
   it('pip --python runs another interpreter and --log writes where it says; less runs a word starting with +', () => {
     table('pip install', ['--python=python3.12', '--py=x', '--log=pip.log', '--log-file=pip.log'], 'runs another program or writes files', ['--quiet', '--user', 'requests']);
     table('pip list', ['--log=pip.log'], 'runs another program or writes files', ['-e', '--outdated']);
