@@ -110,7 +110,8 @@ export const mutationGroups = [
     ci: true,
     threshold: 90,
     mutate: ['src/node/commandEnvironment.ts'],
-    spec: ['test/unit/node/commandEnvironment.test.ts'],
+    spec: ['test/unit/node/commandEnvironment.test.ts', 'test/unit/node/commandEnvironment.attack.test.ts', 'test/unit/node/commandEnvironment.git.test.ts',
+      'test/unit/node/commandEnvironmentValueAttacks.test.ts'],
   },
   {
     name: 'predicate-sandbox',
