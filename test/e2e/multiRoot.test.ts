@@ -85,7 +85,10 @@ describe('Task Planner in a multi-root workspace (browser workbench)', function 
     await planRow(/^web\s*workspace folder/).waitFor({ timeout: 10_000 });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start' }).first().click();
 
+    // The diff's tab names the folder: both folders could hold notes.txt.
     await page.locator('.tab', { hasText: 'W1 Write the notes' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.tab', { hasText: 'notes.txt in folder "web"' }).first().waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: join(screenshots, 'multiroot-diff.png') });
     await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
     await planRow(/Write the notes.*write_file · completed/s).waitFor({ timeout: 30_000 });
     // Refused, and the run went on without it: the tree says it failed (a run is never "completed" over it).

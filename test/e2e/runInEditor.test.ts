@@ -158,8 +158,11 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     // The interrupted run's plan is shown in the Plan view and the plan panel (issue 28 item 10), not an empty view.
     await planRow(/Write the summary/).waitFor({ timeout: 30_000 });
     await planRow(/Read the readme/).waitFor();
+    // What did not finish says so (it read "pending", as if still to come, in a run that had stopped).
+    await planRow(/Write the summary.*not finished \(run interrupted\)/s).waitFor({ timeout: 10_000 });
     const shownRun = planPanelFrame(page).locator('plan-panel-app[data-mode="run"]');
     await shownRun.locator('tr.run-step[data-step-id="W1"]').waitFor({ timeout: 30_000 });
+    assert.equal(await shownRun.locator('tr.run-step[data-step-id="W1"] .step-status').innerText(), 'not finished (run interrupted)');
     assert.equal(await shownRun.locator('.run-status').first().innerText(), 'interrupted');
     // Nothing is waiting for an answer in the panel: the run asks again when it is resumed.
     assert.equal(await shownRun.locator('tr.run-step[data-step-id="R1"]').getAttribute('data-status'), 'completed');
