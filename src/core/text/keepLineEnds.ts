@@ -10,7 +10,8 @@ import { diffArrays } from 'diff';
  * line the write leaves as it was keeps its own line end, and a new or changed line ends as most of
  * the file's lines do (the editor shows such a file in that one line end too); lines are told apart
  * by a line diff bounded at `maxLineEdits` edits, beyond which only the unchanged lines at the start
- * and the end keep theirs. A new file (`current` undefined) or a file of a single line keeps `content` as given.
+ * and the end keep theirs. A file of lone CR ends keeps them too. A new file (`current` undefined) or a file of a single line keeps
+ * `content` as given.
  */
 export function keepLineEnds(current: string | undefined, content: string): string {
   if (current === undefined) return content;
@@ -21,16 +22,20 @@ export function keepLineEnds(current: string | undefined, content: string): stri
   const ends =
     kind === 'crlf' ? body.replace(/\r?\n/g, '\r\n')
     : kind === 'lf' ? body.replace(/\r\n/g, '\n')
+    : kind === 'cr' ? body.replace(/\r?\n/g, '\r')
     : kind === 'mixed' ? keepEachLineEnd(current.replace(/^\ufeff/, ''), body)
     : body;
   return current.startsWith(bom) ? bom + ends : ends;
 }
 
-/** How `text`'s lines end: every one in CRLF, every one in LF, `mixed`, or `none` (a single line). A lone CR is no line end. */
-export function lineEnds(text: string): 'crlf' | 'lf' | 'mixed' | 'none' {
+/**
+ * How `text`'s lines end: every one in CRLF, every one in LF, `mixed`, every one in a lone CR (`cr`, old Mac line ends,
+ * which the editor shows as lines too), or `none` (a single line). Beside CRLF or LF ends, a lone CR is no line end.
+ */
+export function lineEnds(text: string): 'crlf' | 'lf' | 'cr' | 'mixed' | 'none' {
   const crlf = text.includes('\r\n');
   const lf = /(?:^|[^\r])\n/.test(text);
-  return crlf ? (lf ? 'mixed' : 'crlf') : lf ? 'lf' : 'none';
+  return crlf ? (lf ? 'mixed' : 'crlf') : lf ? 'lf' : /\r(?!\n)/.test(text) ? 'cr' : 'none';
 }
 
 /**

@@ -35,14 +35,15 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
   // A file whose every line ends in CRLF keeps doing so: a replacement's LF lines would mix the two. And one whose every
   // line ends in LF keeps LF: the diff editor shows a document in one line end, so a replacement's CRLF lines written into
   // it were bytes the approval never showed (an outside attack; the whole-file write keeps them too, keepLineEnds).
+  // So does a file of old Mac line ends (CR alone), which the editor shows as lines too.
   const kind = lineEnds(text);
-  const crlfOnly = kind === 'crlf';
+  const end = kind === 'crlf' ? '\r\n' : kind === 'lf' ? '\n' : kind === 'cr' ? '\r' : undefined;
   blocks.forEach((block, index) => {
     const label = `block ${index + 1}`;
-    // In such a file a search's line break is a CRLF: matched as written, a leading "\n" would start inside a CRLF and leave
-    // its "\r" before the replacement (an outside attack: "\nb" -> "\nB" wrote CR CR LF).
-    let search = crlfOnly ? block.search.replace(/\r?\n/g, '\r\n') : block.search;
-    let replace = crlfOnly ? block.replace.replace(/\r?\n/g, '\r\n') : kind === 'lf' ? block.replace.replace(/\r\n/g, '\n') : block.replace;
+    // In a CRLF (or CR) file a search's line break is the file's: matched as written, a leading "\n" would start inside a CRLF
+    // and leave its "\r" before the replacement (an outside attack: "\nb" -> "\nB" wrote CR CR LF).
+    let search = kind === 'crlf' || kind === 'cr' ? block.search.replace(/\r?\n/g, end!) : block.search;
+    let replace = end === undefined ? block.replace : block.replace.replace(/\r?\n/g, end);
     let starts = occurrences(text, search);
     if (starts.length === 0 && text.includes('\r\n') && !search.includes('\r\n') && search.includes('\n')) {
       search = search.replace(/\n/g, '\r\n');

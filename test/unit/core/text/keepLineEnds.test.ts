@@ -22,7 +22,11 @@ describe('keepLineEnds', () => {
     assert.equal(keepLineEnds(undefined, '\ufeffx\r\ny\n'), '\ufeffx\r\ny\n');
     assert.equal(keepLineEnds('one line', 'x\r\ny\n'), 'x\r\ny\n');
     assert.equal(keepLineEnds('', 'x\r\n'), 'x\r\n');
-    assert.equal(keepLineEnds('a\rb', 'x\ny'), 'x\ny', 'old Mac line ends are no convention kept');
+  });
+
+  it('attack: keeps the lone CR line ends of an old Mac file, which the editor shows as lines (the diff showed no change)', () => {
+    assert.equal(keepLineEnds('a\rb\r', 'a\nb\n'), 'a\rb\r');
+    assert.equal(keepLineEnds('a\rb', 'x\r\ny\nz'), 'x\ry\rz');
   });
 
   it('in a file of mixed line ends, keeps the end of every line left as it was, and ends a new line as most lines do', () => {
@@ -79,7 +83,7 @@ describe('keepLineEnds', () => {
 });
 
 describe('lineEnds', () => {
-  it('tells CRLF, LF, mixed and no line ends apart (a lone CR ends no line)', () => {
+  it('tells CRLF, LF, CR, mixed and no line ends apart (beside CRLF or LF, a lone CR ends no line)', () => {
     const cases: [string, ReturnType<typeof lineEnds>][] = [
       ['a\r\nb\r\n', 'crlf'],
       ['\r\n', 'crlf'],
@@ -88,7 +92,9 @@ describe('lineEnds', () => {
       ['a\r\nb\n', 'mixed'],
       ['\na\r\n', 'mixed'],
       ['a', 'none'],
-      ['a\rb\r', 'none'],
+      ['a\rb\r', 'cr'],
+      ['\r', 'cr'],
+      ['a\rb\r\n', 'crlf'],
       ['', 'none'],
     ];
     for (const [text, expected] of cases) assert.equal(lineEnds(text), expected, JSON.stringify(text));

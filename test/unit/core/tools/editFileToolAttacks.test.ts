@@ -41,6 +41,10 @@ describe('edit_file attacks', () => {
     assert.equal(applyEditBlocks('f.txt', 'a\r\nb\n', [{ search: 'b', replace: 'x\r\ny' }]), 'a\r\nx\r\ny\n');
   });
 
+  it('attack: an edit of a file of old Mac line ends (CR alone) matches and writes its line breaks as CR, as the editor shows them', () => {
+    assert.equal(applyEditBlocks('f.txt', 'a\rb\rc\r', [{ search: 'a\nb', replace: 'A\nB\r\nB2' }]), 'A\rB\rB2\rc\r');
+  });
+
   it('attack: an edit whose blocks replace text with the same text changes nothing and asks nothing', async () => {
     const workspace = createMemoryWorkspace({ 'f.txt': 'same\n' });
     const interaction = new ScriptedInteraction();
