@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PanelViewModel, RunStepView, RunView, TimelineBar } from './panelViewModel';
 import { contextTagsSchema, newStepSchema, stepPatchSchema } from './stepEditSchema';
 import { maxStepIdLength } from './vocabulary';
+import { visibleControls } from './visibleCharacters';
 
 /** The fields of a run's view a delta replaces whole when they changed: all but the per-step lists. */
 export type RunViewField = Exclude<keyof RunView, 'steps' | 'timeline'>;
@@ -137,7 +138,22 @@ export type WebviewMessage<K extends WebviewMessageType> = Extract<WebviewToHost
 export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHostMessage } | { ok: false; error: string } {
   const parsed = webviewToHostSchema.safeParse(raw);
   if (parsed.success) return { ok: true, message: parsed.data };
-  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ') };
+  // The reason quotes the stranger's own keys ("Unrecognized key: …") and is logged: a key of a megabyte, an escape
+  // sequence or a line break in one reached the log whole (attack). A few issues, on one line, controls shown, bounded.
+  const issues = parsed.error.issues;
+  const listed = issues.slice(0, refusalIssues).map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`);
+  if (issues.length > refusalIssues) listed.push(`and ${issues.length - refusalIssues} more`);
+  return { ok: false, error: boundedReason(listed.join('; ')) };
+}
+
+/** Most issues the reason a webview message was refused lists. */
+const refusalIssues = 5;
+/** Most characters of the reason a webview message was refused. */
+export const refusalReasonLimit = 1_000;
+
+function boundedReason(text: string): string {
+  const cut = (value: string): string => (value.length > refusalReasonLimit ? `${value.slice(0, refusalReasonLimit - 1)}…` : value);
+  return cut(visibleControls(cut(text)).replace(/\n/g, '\\n'));
 }
 
 /** Most characters of one step's output either side keeps: the tail, never the whole transcript. */

@@ -1,7 +1,7 @@
 import type { Plan, Step } from '../plan/planSchema';
 import { topologicalOrder } from '../plan/topologicalOrder';
 import { readOrigin } from './sourceOrigin';
-import { emptyTask, oneLineText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
+import { emptyTask, headingLine, headingText, oneLineText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 import { orderDependencies } from './tasksToPlan';
 
 /** What a format can say about order, for `planToTasks`. */
@@ -58,6 +58,14 @@ export function planToTasks(plan: Plan, encoding: TaskEncoding): SourceDocument 
   return { title, tasks, notes: notes === '' ? [] : [{ line: 0, text: notes }] };
 }
 
+/** Sections a Markdown task file can nest below its `#` title (`##` to `######`). */
+const maxSectionDepth = 5;
+
+/** What a heading of `text` reads back as (`readMarkdownTasks`): on one line, trimmed, its closing `#`s dropped. */
+function headingAsRead(text: string): string {
+  return headingText(headingLine.exec(`## ${oneLineText(text)}`)?.[2]);
+}
+
 function taskOf(step: Step, key: string): SourceTask {
   const { text, origin } = readOrigin(step.input ?? '');
   // One line, as every format writes a task; a blank title would write no task at all.
@@ -68,7 +76,16 @@ function taskOf(step: Step, key: string): SourceTask {
   task.optional = !step.critical;
   if (origin !== undefined) {
     task.parallel = origin.parallel;
-    task.section = origin.section;
+    // Markdown has six heading levels and the title takes the first: a section nested deeper (a file whose `#` headings came
+    // after its title nests six) was written `####### E`, no heading, so the [P] run it ended merged with the one before it
+    // on reading back (attack). The deepest sections share the last level, named as the origin joins them.
+    const sections =
+      origin.section.length > maxSectionDepth
+        ? [...origin.section.slice(0, maxSectionDepth - 1), origin.section.slice(maxSectionDepth - 1).join(' › ')]
+        : origin.section;
+    // Each as its heading reads back: "X " or "X #" read back as "X", the section before, so a [P] run of a hostile
+    // plan's origin was taken for the same run on reading, and its tasks lost what they waited for (attack).
+    task.section = sections.map(headingAsRead);
     task.depth = origin.depth;
     task.labels = origin.labels;
     task.requirements = origin.requirements;

@@ -48,7 +48,9 @@ export function emptyTask(line: number, title: string): SourceTask {
   return { line, title, done: false, parallel: false, optional: false, section: [], depth: 0, labels: [], requirements: [], details: [] };
 }
 
-const dependsPattern = /\(?\*?(?<!\s)\s*depends on:?\s+((?:(?:steps?|tasks?)\s+)?[\w.:-]+(?:\s*(?:,|and)\s*[\w.:-]+)*)(?:\s*(?:\*\)?\.?|\)\.?|\.))?\s*$/i;
+// "and" between keys stands between spaces: `\s*and\s*` took "aandaand…" in exponentially many ways (a task line of a few
+// dozen characters hung the import; attack), as the words of a key are the letters of "and".
+const dependsPattern = /\(?\*?(?<!\s)\s*depends on:?\s+((?:(?:steps?|tasks?)\s+)?[\w.:-]+(?:\s*,\s*[\w.:-]+|\s+and\s+[\w.:-]+)*)(?:\s*(?:\*\)?\.?|\)\.?|\.))?\s*$/i;
 
 /**
  * Splits "… (depends on T012, T013)" (Spec Kit's own wording, and Copilot's `*depends on
