@@ -4,10 +4,11 @@ import { replayJournal } from './replayJournal';
 import { executeRun } from './runEngine';
 import { toResult } from './runOutcome';
 import { createRunHandle } from './runHandle';
-import type { ResumeOptions, RunHandle } from './runOptions';
+import type { ResumeOptions, RunHandle, RunResult } from './runOptions';
+import type { RunControl } from './runEngine';
 import { resolveRunOptions } from './resolveRunOptions';
 import { finalRunStatuses, terminalStepStatuses } from './runEvents';
-import type { Checkpoint, CheckpointStore } from '../runStorePorts';
+import type { Checkpoint, CheckpointStore, RunStore } from '../runStorePorts';
 import { recoverInterruptedChanges } from '../tools/recordedChange';
 
 /**
@@ -27,49 +28,69 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
   const store = options.store;
   if (!store) throw new Error(`resumeRun(${runId}) needs options.store: the store the run was journaled to.`);
   return createRunHandle(runId, options.signal, async (control) => {
-    const journal = await store.load(runId);
-    if (!journal) throw new Error(`No run "${runId}" in the store; list the stored runs to find its id.`);
-    const replayed = replayJournal(runId, journal);
-    const resolved = replayed.plan ? resolveRunOptions(replayed.plan, options) : undefined;
-    // Only answers this user's Task Planner journaled and sealed: a journal another wrote (a repository that committed
-    // one) answers nothing.
-    const state = resolved ? { ...replayed, supplied: trustedAnswers(runId, replayed.supplied, resolved.answerSeal) } : replayed;
-    control.exposeState(() => state);
-    if (!state.plan || !resolved) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
-    if (finalRunStatuses.has(state.status)) return toResult(state);
-    if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
-    const { supplied, warnings } = bindAnswers(state, options);
-    const torn = journal.tornLine;
-    const checkpoints = options.checkpoints;
-    // Before any step runs, so no other change of the same file can hide what landed.
-    const unfinished = new Set(Object.entries(state.steps).filter(([, step]) => !terminalStepStatuses.has(step.status)).map(([id]) => id));
-    const recovered =
-      checkpoints && options.workspace ? await recoverInterruptedChanges(runId, options.workspace, checkpoints, unfinished, control.signal) : [];
-    // A change that landed whose report the crash cut from the journal is reported now: the summary folds from what happened.
-    const unreported = checkpoints
-      ? await landedUnreported(runId, checkpoints, [...(state.changedFiles ?? []), ...recovered.map((checkpoint) => checkpoint.path)])
-      : [];
-    return executeRun(
-      {
-        runId,
-        state,
-        options: resolved,
-        afterOpening: [...recovered, ...unreported].map((checkpoint) => ({
-          type: 'file_changed',
-          stepId: checkpoint.stepId,
-          path: checkpoint.path,
-          operation: checkpoint.operation,
-        })),
-        opening: {
-          type: 'run_resumed',
-          supplied: sealAnswers(runId, supplied, resolved.answerSeal),
-          ...(warnings.length > 0 ? { warnings } : {}),
-          ...(torn ? { journalWarning: `The journal's line ${torn.lineNumber} was cut short (a crash while writing) and was ignored.` } : {}),
-        },
-      },
-      control,
-    );
+    // Two resumes of one run at once in one process (a double click, two tool calls) both ran its unfinished steps and
+    // wrote the same seqs into its journal: the run lock (`lockRun`) is per process, so the second is refused here.
+    const live = resuming.get(store) ?? new Set<string>();
+    resuming.set(store, live);
+    if (live.has(runId)) throw new Error(`Run "${runId}" is being resumed already; wait for that resume to end, or cancel it.`);
+    live.add(runId);
+    try {
+      return await resumeFromJournal(runId, options, store, control);
+    } finally {
+      live.delete(runId);
+    }
   });
+}
+
+/** The runs of each store being resumed in this process. */
+const resuming = new WeakMap<RunStore, Set<string>>();
+
+async function resumeFromJournal(runId: string, options: ResumeOptions, store: RunStore, control: RunControl): Promise<RunResult> {
+  const journal = await store.load(runId);
+  if (!journal) throw new Error(`No run "${runId}" in the store; list the stored runs to find its id.`);
+  const replayed = replayJournal(runId, journal);
+  const resolved = replayed.plan ? resolveRunOptions(replayed.plan, options) : undefined;
+  // Only answers this user's Task Planner journaled and sealed: a journal another wrote (a repository that committed
+  // one) answers nothing.
+  const state = resolved ? { ...replayed, supplied: trustedAnswers(runId, replayed.supplied, resolved.answerSeal) } : replayed;
+  control.exposeState(() => state);
+  if (!state.plan || !resolved) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
+  if (finalRunStatuses.has(state.status)) return toResult(state);
+  if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
+  const { supplied, warnings } = bindAnswers(state, options);
+  const torn = journal.tornLine;
+  const checkpoints = options.checkpoints;
+  // Before any step runs, so no other change of the same file can hide what landed.
+  const unfinished = new Set(
+    Object.entries(state.steps)
+      .filter(([, step]) => !terminalStepStatuses.has(step.status))
+      .map(([id]) => id),
+  );
+  const recovered = checkpoints && options.workspace ? await recoverInterruptedChanges(runId, options.workspace, checkpoints, unfinished, control.signal) : [];
+  // A change that landed whose report the crash cut from the journal is reported now: the summary folds from what happened.
+  const unreported = checkpoints
+    ? await landedUnreported(runId, checkpoints, [...(state.changedFiles ?? []), ...recovered.map((checkpoint) => checkpoint.path)])
+    : [];
+  return executeRun(
+    {
+      runId,
+      state,
+      options: resolved,
+      afterOpening: [...recovered, ...unreported].map((checkpoint) => ({
+        type: 'file_changed',
+        stepId: checkpoint.stepId,
+        path: checkpoint.path,
+        operation: checkpoint.operation,
+      })),
+      opening: {
+        type: 'run_resumed',
+        supplied: sealAnswers(runId, supplied, resolved.answerSeal),
+        ...(warnings.length > 0 ? { warnings } : {}),
+        ...(torn ? { journalWarning: `The journal's line ${torn.lineNumber} was cut short (a crash while writing) and was ignored.` } : {}),
+      },
+    },
+    control,
+  );
 }
 
 /** The run's changes of files that landed (`applied`, `recovered`) but whose path the journal never reported, one per path. */

@@ -134,6 +134,16 @@ class RunLoop {
       const kept = this.setup.keptChanges?.[id] ?? [];
       this.emit({ type: 'step_completed', stepId: id, result, restored: true, ...(kept.length > 0 ? { keptChanges: [...kept] } : {}) });
     }
+    // A journal cut between a critical step's failure and the halt's end (its skips, `run_failed`) still halts: without
+    // this the resumed run started the steps the halt stopped, and ended otherwise than the uninterrupted run.
+    const halting = this.haltedBefore();
+    // A journal cut while a failure's dependents were being skipped: the skip goes on as it went (same order, same
+    // reasons), not from each dependent's first failed dependency, so the resumed run ends as the uninterrupted one.
+    for (const id of this.graph.order) {
+      const state = this.draft.steps[id];
+      const source = state?.status === 'failed' || (state?.status === 'skipped' && state.skipCause !== 'dependency' && state.skipCause !== 'halted');
+      if (source) this.propagateSkip(id, true);
+    }
     for (const id of this.graph.order) {
       if (this.isTerminal(id)) continue;
       // Stryker disable next-line OptionalChaining: the graph holds only the plan's steps.
@@ -142,17 +152,15 @@ class RunLoop {
         this.propagateSkip(id);
         continue;
       }
-      const failed = failedDependency(this.graph, id, this.draft.steps);
+      // A step skipped by the halt skips the rest as halted too (below), as the uninterrupted halt did.
+      const failed = failedDependency(this.graph, id, this.draft.steps, 'halted');
       if (failed !== undefined) {
-        this.emit({
-          type: 'step_skipped',
-          stepId: id,
-          reason: `dependency ${failed} ${this.draft.steps[failed]?.status === 'failed' ? 'failed' : 'was skipped'}`,
-          cause: 'dependency',
-        });
+        // Worded as `propagateSkip` words it (a failed-and-skipped dependency "failed"), so a resumed run says what an uninterrupted one says.
+        this.emit({ type: 'step_skipped', stepId: id, reason: `dependency ${failed} ${this.howEnded(failed)}`, cause: 'dependency' });
         this.propagateSkip(id);
       }
     }
+    if (halting !== undefined) this.halt(halting.id, { detail: halting.detail });
     for (const id of this.graph.order) {
       if (this.isTerminal(id)) continue;
       const unmet = unmetDependencies(this.graph, id, this.draft.steps);
@@ -170,14 +178,33 @@ class RunLoop {
    * Skips what depends on `id`, each naming the step it waited on and how that ended ("dependency a was rejected"):
    * the user's reason for a rejection stays on the step they rejected, or the summary would say it once per dependent.
    */
-  private propagateSkip(id: string): void {
-    for (const { stepId, via } of dependentsToSkip(this.graph, id, this.draft.steps)) {
-      // Stryker disable next-line OptionalChaining: `via` is a step of the plan, which has a state.
-      const viaState = this.draft.steps[via];
-      const failed = viaState?.status === 'failed' || viaState?.skipCause === 'failed';
-      const how = failed ? 'failed' : viaState?.skipCause === 'rejected' ? 'was rejected' : 'was skipped';
-      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}`, cause: 'dependency' });
+  private propagateSkip(id: string, throughSkipped = false): void {
+    for (const { stepId, via } of dependentsToSkip(this.graph, id, this.draft.steps, throughSkipped)) {
+      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${this.howEnded(via)}`, cause: 'dependency' });
     }
+  }
+
+  /** How dependency `via` ended, for a dependent's skip reason: "failed", "was rejected" or "was skipped". */
+  private howEnded(via: string): string {
+    // Stryker disable next-line OptionalChaining: `via` is a step of the plan, which has a state.
+    const viaState = this.draft.steps[via];
+    const failed = viaState?.status === 'failed' || viaState?.skipCause === 'failed';
+    return failed ? 'failed' : viaState?.skipCause === 'rejected' ? 'was rejected' : 'was skipped';
+  }
+
+  /**
+   * The critical step whose failure halted the run before it was resumed, or `undefined`: a run that halted ends failed
+   * (not resumable) unless the journal was cut before its end. Only a critical failure halts (`decideAfterFailure`), and
+   * one that asked for a repair plan or was an internal error of the loop (`launch`) does not.
+   */
+  private haltedBefore(): { id: string; detail: string | undefined } | undefined {
+    for (const id of this.graph.order) {
+      const state = this.draft.steps[id];
+      if (state?.status !== 'failed' || state.replanRequested === true || this.stepById.get(id)?.critical !== true) continue;
+      if (state.error?.startsWith('Internal error: ') === true) continue;
+      return { id, detail: state.error };
+    }
+    return undefined;
   }
 
   /** Stops the run because critical step `id` failed; every unfinished step is skipped. */

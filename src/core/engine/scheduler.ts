@@ -68,11 +68,16 @@ export function unmetDependencies(graph: PlanGraph, stepId: string, steps: Reado
   return count;
 }
 
-/** The first dependency of `stepId` that ended failed or skipped, if any. */
-export function failedDependency(graph: PlanGraph, stepId: string, steps: Readonly<Record<string, StepState>>): string | undefined {
+/** The first dependency of `stepId` that ended failed or skipped (other than for `ignoredCause`), if any. */
+export function failedDependency(
+  graph: PlanGraph,
+  stepId: string,
+  steps: Readonly<Record<string, StepState>>,
+  ignoredCause?: StepState['skipCause'],
+): string | undefined {
   return (graph.dependencies.get(stepId) ?? []).find((id) => {
     const status = steps[id]?.status;
-    return status === 'failed' || status === 'skipped';
+    return status === 'failed' || (status === 'skipped' && (ignoredCause === undefined || steps[id]?.skipCause !== ignoredCause));
   });
 }
 
@@ -84,6 +89,8 @@ export function dependentsToSkip(
   graph: PlanGraph,
   stepId: string,
   steps: Readonly<Record<string, StepState>>,
+  /** Walks on through dependents already skipped for a dependency (a resume finishing a skip the journal cut short). */
+  throughSkipped = false,
 ): { stepId: string; via: string }[] {
   const found: { stepId: string; via: string }[] = [];
   const seen = new Set<string>([stepId]);
@@ -94,7 +101,10 @@ export function dependentsToSkip(
       if (seen.has(dependent)) continue;
       seen.add(dependent);
       const status = steps[dependent]?.status;
-      if (status !== undefined && terminalStepStatuses.has(status)) continue;
+      if (status !== undefined && terminalStepStatuses.has(status)) {
+        if (throughSkipped && status === 'skipped' && steps[dependent]?.skipCause === 'dependency') queue.push(dependent);
+        continue;
+      }
       found.push({ stepId: dependent, via: current });
       queue.push(dependent);
     }
