@@ -178,8 +178,14 @@ const byProgram: Readonly<Record<string, ProgramRisks>> = {
   jest: testRunners,
   vitest: testRunners,
   mocha: testRunners,
-  // `--hostname-bin` names a program ripgrep runs to learn the host name for its hyperlinks.
-  rg: { long: ['pre-glob', 'hostname-bin'], short: '', why: 'runs another program on each file or for its links' },
+  // `--hostname-bin` names a program ripgrep runs to learn the host name for its hyperlinks. Hidden and ignored files (`-u`,
+  // `--hidden`, `-.`, `--no-ignore`) hold what tools keep from the model: `rg -uu ''` under `rg ...` printed .env to it.
+  rg: {
+    long: ['pre-glob', 'hostname-bin', 'hidden', 'no-ignore*', 'unrestricted'],
+    short: 'u',
+    values: /^-\.$/,
+    why: 'runs another program on each file or for its links, or reads hidden and ignored files (.env) that tools keep from the model',
+  },
   grep: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
   // sort compresses its temporary files with the program named (`sort -S 1K --compress-program=sh data.txt` ran each line of data.txt).
   sort: { long: ['compress-program'], short: '', why: runsAnother },

@@ -76,6 +76,10 @@ describe('riskyArgument: every option a table names, and a harmless neighbour', 
     table('gh api repos/o/r', ['-X', '--method=PATCH', '-f', '-F', '--input=body.json'], 'changes things on GitHub or reads a file', [
       '--jq', '.name', '--paginate',
     ]);
+    table('rg', ['-u', '-uu', '-.', '--hidden', '--no-ignore', '--no-ignore-vcs', '--unrestricted', '--pre=sh', '--hostname-bin=sh'],
+      'runs another program on each file or for its links, or reads hidden and ignored files (.env) that tools keep from the model', [
+        '-i', '-n', '-tpy', '-g', '*.ts', '--glob=!*.lock', 'TODO',
+      ]);
     table('vitest run', ['--api', '--api.port=5173'], 'loads code, reads configuration or writes files', ['--bail=1', 'src/a.test.ts']);
   });
 
