@@ -4,9 +4,12 @@ import { showError, showInformation, showWarning } from './notifications';
 
 /** Before keys were bound to addresses: one key, for whatever the base URL was. */
 const legacySecret = 'taskPlanner.openAiApiKey';
-/** The keys, each bound to the origin it was entered for: a JSON object `{ "https://api.openai.com": "sk-…" }`. */
+/**
+ * The keys, each bound to the origin it was entered for (`{ "https://api.openai.com": "sk-…" }`), or to an address on an origin
+ * that already has a key (`placeOf`: a key set for a workspace's path on a gateway that tells its customers apart by path).
+ */
 const keysSecret = 'taskPlanner.apiKeys';
-/** The user's answers, per origin, to "send the key entered for A to B?" (global state). */
+/** The user's answers, per origin (or address, `placeOf`), to "send the key entered for A to B?" (global state). */
 export const keyAnswersStateKey = 'taskPlanner.apiKeyAnswers';
 /** The workspace base URLs already announced, as "settings file\nbase URL" (global state). */
 export const announcedBaseUrlsStateKey = 'taskPlanner.announcedWorkspaceBaseUrls';
@@ -32,6 +35,15 @@ export interface ApiKeyPrompts {
   inputKey(target: string, from: SettingOrigin): Promise<string | undefined>;
   /** A non-modal information message. */
   info(message: string): void;
+}
+
+/** The origin and path of a base URL without its trailing slashes (`https://gw.example/v1/acct`), `undefined` when it is not a URL. */
+export function placeOf(baseUrl: string): string | undefined {
+  const origin = originOf(baseUrl);
+  if (origin === undefined) return undefined;
+  let path = new URL(baseUrl).pathname;
+  while (path.endsWith('/')) path = path.slice(0, -1);
+  return origin + path;
 }
 
 /** The origin (`https://host:port`) of a base URL, `undefined` when it is not a URL. */
@@ -68,10 +80,12 @@ export class ApiKeyStore {
     return Object.keys(await this.keys()).length > 0;
   }
 
-  /** The key entered for `baseUrl`'s origin, `undefined` when none: never one entered elsewhere, never a question. */
+  /** The key entered for `baseUrl` (its address, else its origin), `undefined` when none: never one entered elsewhere, never a question. */
   async storedFor(baseUrl: string): Promise<string | undefined> {
     const origin = originOf(baseUrl);
-    return origin === undefined ? undefined : (await this.keys())[origin];
+    if (origin === undefined) return undefined;
+    const keys = await this.keys();
+    return keys[placeOf(baseUrl)!] ?? keys[origin];
   }
 
   /**
@@ -84,12 +98,36 @@ export class ApiKeyStore {
     const target = originOf(baseUrl);
     const keys = await this.keys();
     if (target === undefined) return { none: true };
+    const place = placeOf(baseUrl)!;
+    const atPlace = keys[place];
+    if (atPlace !== undefined) return { key: atPlace };
     const own = keys[target];
-    if (own !== undefined) return { key: own };
+    if (own !== undefined) {
+      if (!this.elsewhereOnUserOrigin(baseUrl, from)) return { key: own };
+      return this.askToSend(own, placeOf(this.userBaseUrl())!, place, baseUrl, from, true);
+    }
     const userOrigin = originOf(this.userBaseUrl());
     const enteredFor = userOrigin !== undefined && keys[userOrigin] !== undefined ? userOrigin : Object.keys(keys)[0];
     if (enteredFor === undefined || local) return { none: true };
-    const key = keys[enteredFor]!;
+    return this.askToSend(keys[enteredFor]!, originOf(enteredFor) ?? enteredFor, target, baseUrl, from, false);
+  }
+
+  /**
+   * Whether `baseUrl` is a workspace's address on the origin of the user's own base URL but at another path: a gateway
+   * that tells its customers apart by path (`…/v1/<account>/…`) would give the user's key to another account, so it is
+   * asked about as another origin is, and a key set for it is its own.
+   */
+  private elsewhereOnUserOrigin(baseUrl: string, from: SettingOrigin): boolean {
+    const user = this.userBaseUrl();
+    return fromWorkspace(from) && originOf(user) === originOf(baseUrl) && placeOf(user) !== placeOf(baseUrl);
+  }
+
+  /**
+   * Whether the key entered for `enteredFor` goes to `target` (an origin, or an address when `atPath`): the remembered
+   * answer, else the modal question; a key typed for `target` there is stored for it (for its address when `atPath`,
+   * leaving the origin's own key as it was).
+   */
+  private async askToSend(key: string, enteredFor: string, target: string, baseUrl: string, from: SettingOrigin, atPath: boolean): Promise<KeyForUrl> {
     const withheld = { withheld: { enteredFor, target } };
     const answers = this.state.get<Record<string, KeyAnswer>>(keyAnswersStateKey) ?? {};
     const answered = answers[target];
@@ -98,7 +136,7 @@ export class ApiKeyStore {
     if (choice === 'setKey') {
       const typed = await this.prompts.inputKey(target, from);
       if (typed !== undefined && typed.trim() !== '') {
-        await this.store(typed, baseUrl);
+        await this.store(typed, baseUrl, atPath);
         return { key: typed.trim() };
       }
       return withheld;
@@ -112,23 +150,28 @@ export class ApiKeyStore {
    * (the base URL in force, `from` the settings that set it); `key` skips it (tests).
    */
   async set(baseUrl: string, from: SettingOrigin, key?: string): Promise<boolean> {
-    const target = originOf(baseUrl);
-    if (target === undefined) {
+    if (originOf(baseUrl) === undefined) {
       void showError(vscode.l10n.t('Task Planner: taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
       return false;
     }
+    // A workspace's address beside the user's own on one origin gets a key of its own, leaving the user's as it was.
+    const atPath = this.elsewhereOnUserOrigin(baseUrl, from);
+    const target = atPath ? placeOf(baseUrl)! : originOf(baseUrl)!;
     const value = key ?? (await this.prompts.inputKey(target, from));
     if (value === undefined || value.trim() === '') return false;
-    await this.store(value, baseUrl);
+    await this.store(value, baseUrl, atPath);
     this.prompts.info(vscode.l10n.t('Task Planner: API key for {0} stored in secret storage. It is sent to {0} only.', target));
     return true;
   }
 
-  /** Stores `key` (trimmed) for `baseUrl`'s origin without a word to the user ("Set up a model" reports for itself). */
-  async store(key: string, baseUrl: string): Promise<void> {
+  /**
+   * Stores `key` (trimmed) for `baseUrl`'s origin (for its address, `placeOf`, when `atPath`) without a word to the user
+   * ("Set up a model" reports for itself).
+   */
+  async store(key: string, baseUrl: string, atPath = false): Promise<void> {
     const origin = originOf(baseUrl);
     if (origin === undefined) throw new Error(vscode.l10n.t('taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
-    await this.secrets.store(keysSecret, JSON.stringify({ ...(await this.keys()), [origin]: key.trim() }));
+    await this.secrets.store(keysSecret, JSON.stringify({ ...(await this.keys()), [atPath ? placeOf(baseUrl)! : origin]: key.trim() }));
   }
 
   /** "Task Planner: Clear API key": every key, and every answer about sending one elsewhere. */

@@ -54,6 +54,40 @@ describe('ApiKeyStore: a key goes to the address it was entered for', () => {
     assert.equal(await keys.storedFor('https://collector.example/v1'), undefined);
   });
 
+  it('attack: a workspace\'s address on the origin of the user\'s own but at another path (another account of one gateway) is asked about', async () => {
+    const mine = 'https://gateway.example/v1/me/openai';
+    const theirs = 'https://gateway.example/v1/attacker/openai';
+    const { keys, asked } = store({ userBaseUrl: mine, answers: [undefined, 'send'] });
+    await keys.set(mine, 'user', 'sk-mine');
+    // The user's own address, however written, and the same address set by a workspace: sent without a question.
+    assert.deepEqual(await keys.keyFor(`${mine}/`, 'user'), { key: 'sk-mine' });
+    assert.deepEqual(await keys.keyFor(mine, 'workspace'), { key: 'sk-mine' });
+    // Another path there, set by a user's own settings is theirs to choose; set by a workspace, it is asked, and No is remembered.
+    assert.deepEqual(await keys.keyFor('https://gateway.example/v2/me/openai', 'user'), { key: 'sk-mine' });
+    assert.deepEqual(asked, []);
+    const withheld = { withheld: { enteredFor: mine, target: theirs } };
+    assert.deepEqual(await keys.keyFor(theirs, 'workspace'), withheld);
+    assert.deepEqual(await keys.keyFor(`${theirs}/`, 'workspaceFolder'), withheld, 'the answer is remembered for that address');
+    assert.deepEqual(asked, [`${mine} -> ${theirs} (workspace)`]);
+    // A third address is asked about on its own: a yes to it sends the key there only.
+    assert.deepEqual(await keys.keyFor('https://gateway.example/v1/team/openai', 'workspace'), { key: 'sk-mine' });
+    assert.deepEqual(await keys.keyFor(theirs, 'workspace'), withheld);
+  });
+
+  it('a key set for a workspace\'s address beside the user\'s on one origin is that address\'s own: the user\'s key stays', async () => {
+    const mine = 'https://gateway.example/v1/me/openai';
+    const theirs = 'https://gateway.example/v1/team/openai';
+    const { keys } = store({ userBaseUrl: mine, answers: ['setKey'], typed: ['sk-team'] });
+    await keys.set(mine, 'user', 'sk-mine');
+    assert.deepEqual(await keys.keyFor(theirs, 'workspace'), { key: 'sk-team' });
+    assert.deepEqual(await keys.keyFor(theirs, 'workspace'), { key: 'sk-team' }, 'stored for that address');
+    assert.deepEqual(await keys.keyFor(mine, 'user'), { key: 'sk-mine' }, "the user's key was not replaced");
+    assert.equal(await keys.storedFor(theirs), 'sk-team');
+    await keys.set(theirs, 'workspace', 'sk-team-2');
+    assert.deepEqual(await keys.keyFor(mine, 'user'), { key: 'sk-mine' }, 'Set API key for the workspace\'s address leaves the user\'s key too');
+    assert.equal(await keys.storedFor(theirs), 'sk-team-2');
+  });
+
   it('sends the key elsewhere only after an explicit yes, remembered for that origin only', async () => {
     const { keys, asked } = store({ answers: ['send', undefined] });
     await keys.store('sk-one', 'https://api.openai.com/v1');
