@@ -15,17 +15,26 @@ import { diffArrays } from 'diff';
  */
 export function keepLineEnds(current: string | undefined, content: string): string {
   if (current === undefined) return content;
-  const bom = '\ufeff';
-  // Every mark at the start: a second one would read as the file's own to any program reading it.
   const body = content.replace(/^\ufeff+/, '');
   const kind = lineEnds(current);
-  const ends =
-    kind === 'crlf' ? body.replace(/\r?\n/g, '\r\n')
-    : kind === 'lf' ? body.replace(/\r\n/g, '\n')
-    : kind === 'cr' ? body.replace(/\r?\n/g, '\r')
-    : kind === 'mixed' ? keepEachLineEnd(current.replace(/^\ufeff/, ''), body)
-    : body;
-  return current.startsWith(bom) ? bom + ends : ends;
+  const end = uniformLineEnd(kind);
+  const ends = end !== undefined ? body.replace(/\r?\n/g, end) : kind === 'mixed' ? keepEachLineEnd(current.replace(/^\ufeff/, ''), body) : body;
+  return keepByteOrderMark(current, ends);
+}
+
+/**
+ * `text`, the new content of a file that held `current`, with `current`'s byte order mark at its start, or none when
+ * `current` has none. Every mark at the start of `text` goes: a second one would read as the file's own to any program
+ * reading it, and a diff editor shows none of them.
+ */
+export function keepByteOrderMark(current: string, text: string): string {
+  const body = text.replace(/^\ufeff+/, '');
+  return current.startsWith('\ufeff') ? `\ufeff${body}` : body;
+}
+
+/** The one line end of a file whose lines all end alike (`lineEnds`: CRLF, LF or a lone CR), else `undefined`. */
+export function uniformLineEnd(kind: ReturnType<typeof lineEnds>): string | undefined {
+  return kind === 'crlf' ? '\r\n' : kind === 'lf' ? '\n' : kind === 'cr' ? '\r' : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { WorkspaceError } from '../workspace/workspaceError';
 import { changeFile } from './fileChange';
 import type { FileChangeResult } from './fileChange';
 import type { Tool } from './tool';
-import { lineEnds } from '../text/keepLineEnds';
+import { keepByteOrderMark, lineEnds, uniformLineEnd } from '../text/keepLineEnds';
 
 const inputSchema = z.strictObject({
   path: z.string().describe('Workspace-relative path of an existing file.'),
@@ -37,7 +37,7 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
   // it were bytes the approval never showed (an outside attack; the whole-file write keeps them too, keepLineEnds).
   // So does a file of old Mac line ends (CR alone), which the editor shows as lines too.
   const kind = lineEnds(text);
-  const end = kind === 'crlf' ? '\r\n' : kind === 'lf' ? '\n' : kind === 'cr' ? '\r' : undefined;
+  const end = uniformLineEnd(kind);
   blocks.forEach((block, index) => {
     const label = `block ${index + 1}`;
     // In a CRLF (or CR) file a search's line break is the file's: matched as written, a leading "\n" would start inside a CRLF
@@ -86,9 +86,7 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
   }
   // The file keeps its byte order mark, or its lack of one: the diff editor drops a leading mark from both sides, so an
   // edit adding or removing it showed "no change" (an outside attack; the whole-file write keeps it too, keepLineEnds).
-  const bom = '\ufeff';
-  const body = (result + text.slice(cursor)).replace(/^\ufeff+/, '');
-  return text.startsWith(bom) ? bom + body : body;
+  return keepByteOrderMark(text, result + text.slice(cursor));
 }
 
 /** `edit_file`: exact search/replace blocks on one file, all or none, after approval. */
