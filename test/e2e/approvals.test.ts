@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { clickNotificationButton, notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'approvals');
@@ -176,7 +176,7 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     // The user edits the file after the run, outside the editor.
     writeFileSync(join(folder, 'notes.txt'), 'ALPHA\nbeta\ngamma\nthe user\'s line\n');
     await page.keyboard.press('Control+Shift+P');
-    await page.keyboard.type('Task Planner: Undo run', { delay: 10 });
+    await typeIntoQuickInput(page, 'Task Planner: Undo run');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Undo run' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
     const leftAlone = /Undo removed added\.txt, which the run created\. Left alone: notes\.txt was changed after step/;

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'consent');
@@ -26,7 +26,7 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
 
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
     const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type(request, { delay: 5 });
+    await typeIntoQuickInput(page, request);
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');

@@ -5,24 +5,16 @@ import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { newBrowserPage, type Browser } from '../host/browser.cjs';
 import type { CodeServer } from '../host/codeServer.cjs';
+import { stillWorkbench } from '../host/stillWorkbench.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
 import { sharedCodeServer } from './sharedCodeServer';
 import { activityBarEntry, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 
-/**
- * A workbench that draws only what changed: no blinking cursors, smooth scrolling, animations or minimap. On a
- * 2-core machine the browser's page is most of an end-to-end run's CPU, and these redraws took a tenth of it
- * (measured on runInEditor.test.ts: 119-124 CPU seconds, 107 with these). None of the tests is about them.
- */
-const stillWorkbench = {
-  'workbench.reduceMotion': 'on',
-  'editor.cursorBlinking': 'solid',
-  'editor.smoothScrolling': false,
-  'workbench.list.smoothScrolling': false,
-  'terminal.integrated.cursorBlinking': false,
-  'editor.minimap.enabled': false,
+/** The tests' quiet workbench, and what the end-to-end suites type into it. */
+const windowSettings = {
+  ...stillWorkbench,
   // Typed text may bring the suggest widget up (word-based suggestions), and a loaded machine shows it just as a test
   // presses Enter, which then takes the suggestion instead of breaking the line (a clean-clone run lost a typed newline).
   'editor.acceptSuggestionOnEnter': 'off',
@@ -121,7 +113,7 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
     });
     // A chat participant makes the workbench open its Chat view at start, whose input can take the keyboard from a
     // quick input the test is typing into; suites that use the chat open it themselves.
-    server.writeUserSettings({ 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...stillWorkbench, ...options.server?.userSettings });
+    server.writeUserSettings({ 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...windowSettings, ...options.server?.userSettings });
     earlier = new Set(server.extensionHosts());
     browser = await newBrowserPage(options.viewport ?? { width: 1400, height: 850 }, server.origin);
     const page = browser.page;

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'presentation');
@@ -28,7 +28,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
 
   const planAndReview = async (request: string, firstStepId: string): Promise<Locator> => {
     const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type(request, { delay: 5 });
+    await typeIntoQuickInput(page, request);
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
@@ -187,7 +187,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
     await page.keyboard.press('Enter');
     await page.waitForTimeout(500);
     assert.ok(await field.isVisible(), 'Enter on the empty box answered with a suggestion');
-    await page.keyboard.type('keep.md', { delay: 10 });
+    await typeIntoQuickInput(page, 'keep.md');
     await page.keyboard.press('Enter');
     await planRow(/clarification · completed/).waitFor({ timeout: 30_000 });
   });

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'estimate');
@@ -47,7 +47,7 @@ describe('Task Planner shows the run\'s estimate before Start (browser workbench
     const plan = { objective: 'Summarise', steps: [{ id: 'S1', title: 'Summarise the readme', kind: 'agent', agent: 'direct', dependsOn: [], input: 'Summarise the readme.' }] };
     model.enqueue({ kind: 'message', content: JSON.stringify(plan) }, { kind: 'message', content: 'A demo project.' });
     await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type('Summarise the readme', { delay: 5 });
+    await typeIntoQuickInput(page, 'Summarise the readme');
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
     const estimate = review.locator('section.estimate');

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'manual');
@@ -51,7 +51,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
 
   it('plans without a model, runs the write after Approve, waits for the person, and completes after Done in the panel with Undo offered', async () => {
     await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type('Create an empty file RELEASE-NOTES.md, then fill it in with the changes', { delay: 5 });
+    await typeIntoQuickInput(page, 'Create an empty file RELEASE-NOTES.md, then fill it in with the changes');
     await page.keyboard.press('Enter');
 
     const panel = planPanelFrame(page);
@@ -78,7 +78,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     assert.match((await done.getAttribute('aria-label')) ?? '', /^Done/, 'the accessible name starts with the visible text');
     await done.click();
     await quickInputField(page, 'Task Planner: Fill it in with the changes is done');
-    await page.keyboard.type('Listed the three changes', { delay: 5 });
+    await typeIntoQuickInput(page, 'Listed the three changes');
     await page.keyboard.press('Enter');
 
     await run.locator('vscode-button[data-action="undo"]').waitFor({ timeout: 30_000 });
@@ -117,7 +117,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     await shoot('5-handed-over-waiting');
     await step.locator('vscode-button[data-action="manual-done"]').click();
     await quickInputField(page, 'Task Planner: Summarise the module is done');
-    await page.keyboard.type('It keeps notes in a list', { delay: 5 });
+    await typeIntoQuickInput(page, 'It keeps notes in a list');
     await page.keyboard.press('Enter');
     await run.locator('.run-status', { hasText: 'completed' }).first().waitFor({ timeout: 30_000 });
     assert.match(await run.locator('tr.run-step[data-step-id="A1"]').innerText(), /It keeps notes in a list/);

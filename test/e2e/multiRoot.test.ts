@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { quickInputField, runCommand, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
@@ -78,7 +78,7 @@ describe('Task Planner in a multi-root workspace (browser workbench)', function 
     await web.waitFor({ timeout: 5_000 });
     await page.keyboard.press('Enter');
     await quickInputField(page, 'Task Planner: Plan task');
-    await page.keyboard.type('Write notes, and one into the api folder', { delay: 5 });
+    await typeIntoQuickInput(page, 'Write notes, and one into the api folder');
     await page.keyboard.press('Enter');
     await quickInputField(page, 'Task Planner: review the plan');
     // The Plan tree names the folder above the steps.

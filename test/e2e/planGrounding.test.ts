@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'grounding');
@@ -48,13 +48,13 @@ describe('Plans grounded in the code: investigation and questions before the pla
       },
     );
     await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type('Add a license', { delay: 5 });
+    await typeIntoQuickInput(page, 'Add a license');
     await page.keyboard.press('Enter');
     const question = await quickInputField(page, 'Task Planner asks before planning');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Apache-2.0' }).first().waitFor();
     await page.screenshot({ path: join(screenshots, 'question-before-plan.png') });
     await question.focus();
-    await page.keyboard.type('Apache-2.0', { delay: 5 });
+    await typeIntoQuickInput(page, 'Apache-2.0');
     await page.keyboard.press('Enter');
 
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');

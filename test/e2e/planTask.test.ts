@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, commandInput, quickInputField, screenshotIfFailed } from './workbench';
+import { activityBarEntry, commandInput, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
@@ -51,7 +51,7 @@ describe('Task Planner in the browser workbench', function () {
   it('plans a request typed into "Plan task" and shows its steps in the Plan tree', async () => {
     const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     const request = 'Read src/notes.js, then add a remove command to src/cli.js, then run `npm test`';
-    await page.keyboard.type(request, { delay: 5 });
+    await typeIntoQuickInput(page, request);
     assert.equal(await field.inputValue(), request, 'the input box did not receive the whole request');
     await shoot('request');
     await page.keyboard.press('Enter');
@@ -71,7 +71,7 @@ describe('Task Planner in the browser workbench', function () {
 
   it('moves the request into an editor for a multi-line request, and plans it from the editor title', async () => {
     await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type('- Read README.md', { delay: 5 });
+    await typeIntoQuickInput(page, '- Read README.md');
     await page.locator('.quick-input-widget .action-label[aria-label^="Write a longer, multi-line request"]').click();
     const editor = page.locator('.editor-group-container.active .monaco-editor').first();
     await editor.locator('.view-line', { hasText: 'Read README.md' }).waitFor({ timeout: 15_000 });

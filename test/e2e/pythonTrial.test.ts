@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'python-trial');
@@ -138,7 +138,7 @@ describe('The Python trial, walked again (browser workbench, no model, issue 28)
     await page.screenshot({ path: join(screenshots, '7-fix-step.png') });
     await fix.locator('vscode-button[data-action="manual-failed"]').click();
     await quickInputField(page, 'Task Planner');
-    await page.keyboard.type('Not now', { delay: 5 });
+    await typeIntoQuickInput(page, 'Not now');
     await page.keyboard.press('Enter');
     await planPanelFrame(page).locator('.summary').waitFor({ timeout: 30_000 });
   });

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, commandInput, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { activityBarEntry, commandInput, quickInputField, runCommand, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
@@ -96,7 +96,7 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
       }),
     });
     await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type('Read the readme, write notes, run the marker script, list the files', { delay: 5 });
+    await typeIntoQuickInput(page, 'Read the readme, write notes, run the marker script, list the files');
     await page.keyboard.press('Enter');
     await quickInputField(page, 'Task Planner: review the plan');
     // Planning worked in Restricted Mode: the steps are in the tree before the run starts (the tree may draw them a moment

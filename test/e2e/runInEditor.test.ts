@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, clickNotificationButton, commandInput, notification, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
+import { activityBarEntry, clickNotificationButton, commandInput, notification, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'editor');
@@ -33,7 +33,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     // The panel of the run before may still be rendering its summary as the box opens: type into the box itself.
     await field.focus();
-    await page.keyboard.type(request, { delay: 5 });
+    await typeIntoQuickInput(page, request);
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
     const panel = planPanelFrame(page);
@@ -98,7 +98,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     const first = (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).trim();
     assert.deepEqual(first.split('\n').map((line) => line.trim()).filter(Boolean), ['Type your answer, then press Enter', 'Which license should the project use?']);
     await field.focus();
-    await page.keyboard.type('Apache-2.0', { delay: 10 });
+    await typeIntoQuickInput(page, 'Apache-2.0');
     assert.equal(await field.inputValue(), 'Apache-2.0');
     // A newcomer lost the question (the placeholder) as they typed: it stays under their answer.
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Which license should the project use?' }).first().waitFor({ timeout: 10_000 });

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { clickNotificationButton, commandInput, notification, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, commandInput, notification, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'setup');
@@ -77,7 +77,7 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     model.reset();
     model.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'A note', steps: [{ id: 'S1', title: 'Write the note', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'note.txt', content: 'from the local model\n' } }] }) });
     await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type('Write a note', { delay: 5 });
+    await typeIntoQuickInput(page, 'Write a note');
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
     await review.locator('li.step[data-step-id="S1"]').waitFor({ timeout: 30_000 });
@@ -95,7 +95,7 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     model.enqueue({ kind: 'error', status: 404, message: 'model "fake-local-model" is not loaded' });
     model.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'Files', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
     await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type('List the files', { delay: 5 });
+    await typeIntoQuickInput(page, 'List the files');
     await page.keyboard.press('Enter');
     const failure = await notification(page, 'planning failed');
     for (const action of ['Retry', 'Set up a model', 'Plan without a model']) await failure.locator('.monaco-button', { hasText: action }).first().waitFor();

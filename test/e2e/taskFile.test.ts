@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { planPanelFrame, quickInputField, quickOpen, screenshotIfFailed } from './workbench';
+import { planPanelFrame, quickInputField, quickOpen, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'task-file');
@@ -71,7 +71,7 @@ describe('A Spec Kit tasks.md as a plan (browser workbench)', function () {
     await manual.waitFor({ timeout: 30_000 });
     await manual.locator('vscode-button[data-action="manual-done"]').click();
     await quickInputField(page, 'Task Planner: Write the release notes in CHANGELOG.md is done');
-    await page.keyboard.type('Written', { delay: 5 });
+    await typeIntoQuickInput(page, 'Written');
     await page.keyboard.press('Enter');
 
     await page.locator('.tab', { hasText: 'T002' }).first().waitFor({ timeout: 30_000 });

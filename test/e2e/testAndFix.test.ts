@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, notification, planPanelFrame, screenshotIfFailed } from './workbench';
+import { commandInput, notification, planPanelFrame, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'test-and-fix');
@@ -69,7 +69,7 @@ describe('Run the tests and fix the failure on a Python project with a .venv (br
   const planAndStart = async (): Promise<void> => {
     const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     const request = 'run the tests and fix the failure';
-    await page.keyboard.type(request, { delay: 5 });
+    await typeIntoQuickInput(page, request);
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { clickNotificationButton, commandInput, notification, planPanelFrame, quickOpen, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, commandInput, notification, planPanelFrame, quickOpen, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'trial');
@@ -178,7 +178,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
   /** Plan task with `request` (the fake model answers the next queued plan), then Start in the plan panel's review. */
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
     const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
-    await page.keyboard.type(request, { delay: 5 });
+    await typeIntoQuickInput(page, request);
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');

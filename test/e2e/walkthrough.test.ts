@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { notification, quickInputField, runCommand, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'walkthrough');
@@ -34,7 +34,7 @@ describe('The getting-started walkthrough (browser workbench)', function () {
     if (await chat.isVisible()) await page.keyboard.press('Control+Alt+B'); // View: Toggle Secondary Side Bar Visibility
     await chat.waitFor({ state: 'hidden', timeout: 10_000 });
     await runCommand(page, 'Welcome: Open Walkthrough...');
-    await page.keyboard.type('Get started with Task Planner', { delay: 10 });
+    await typeIntoQuickInput(page, 'Get started with Task Planner');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Task Planner' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
     const walkthrough = page.locator('.gettingStartedContainer');
@@ -86,7 +86,7 @@ describe('The walkthrough with a model already set up (browser workbench, issue 
     const chat = page.locator('.part.auxiliarybar');
     if (await chat.isVisible()) await page.keyboard.press('Control+Alt+B');
     await runCommand(page, 'Welcome: Open Walkthrough...');
-    await page.keyboard.type('Get started with Task Planner', { delay: 10 });
+    await typeIntoQuickInput(page, 'Get started with Task Planner');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Task Planner' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
     const walkthrough = page.locator('.gettingStartedContainer');

