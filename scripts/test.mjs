@@ -18,26 +18,14 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
  * Each suite: a name, and how to run it. Counted suites write mocha stats; checks count as one test each.
  * A check marked `early` starts when this script does (its output is held back until its turn), so a cold
  * install of the VS Code host goes on while the type checks, the build, the mutation tests and the eval harness
- * (which need no host) run.
+ * (which need no host) run. A check or suite marked `alongside` another starts just before that one (a suite marked also
+ * `after` some others, once they ended) and is reported at its own turn.
  */
 const suites = [
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
   // Mutation testing of the safety-critical modules, one check per group at its threshold, incremental from
   // the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
   { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
-  // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
-  // the test program adds to src's (mocha's globals) is kept out of src by the lint rule no-restricted-globals.
-  // tsc is one process on one core: it runs beside the build and the mutation tests (about 30 s of a clean-clone run),
-  // and is reported here.
-  { name: 'types', checks: [
-    ['tsc src and test', bin('tsc'), ['-p', 'test/tsconfig.json'], { alongside: 'build' }],
-    ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json'], { alongside: 'build' }],
-  ] },
-  // `npm run eval` against a scripted model (canned good plans and the attacks): tests the harness, not a model.
-  // Runs the CLI this run built (dist/cli.js). Beside the mutation tests and tsc (most mutants are taken from the
-  // committed results, so those leave a core free), and before the host's turn: it needs no host, so a cold install of
-  // the host goes on beside it too.
-  { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted'], { alongside: 'mutation' }]] },
   // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
   // clone keyed on its lock file (test/host/setup.sh), about a second once it is.
   // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).
@@ -57,11 +45,28 @@ const suites = [
   // vmstat), and the unit tests wait on the CLI's and the MCP servers' processes: unit and integration took 232 s one after
   // the other, 202 s side by side (clean clones of 2026-12-01). Its output is held back and printed at its turn.
   { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'], alongside: 'unit' },
+  // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
+  // the test program adds to src's (mocha's globals) is kept out of src by the lint rule no-restricted-globals.
+  // tsc is one process on one core: it starts beside the build (about 35 s of a clean-clone run) and goes on beside the
+  // unit tests, and is reported here.
+  { name: 'types', checks: [
+    ['tsc src and test', bin('tsc'), ['-p', 'test/tsconfig.json'], { alongside: 'build' }],
+    ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json'], { alongside: 'build' }],
+  ] },
+  // `npm run eval` against a scripted model (canned good plans and the attacks): tests the harness, not a model.
+  // Runs the CLI this run built (dist/cli.js). It starts beside the mutation tests (most mutants are taken from the
+  // committed results, so those leave a core free) and goes on beside the unit tests; it needs no host, so a cold install
+  // of the host goes on beside it too. The unit tests no longer wait for tsc and this harness: the machine was a third
+  // idle in the ~45 s they took before the unit tests started (2026-12-04).
+  { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted'], { alongside: 'mutation' }]] },
   // A test that fails is tried once more, on the same workbench, as Playwright's own runner does on CI: a browser UI on a
   // loaded 2-core machine now and then misses a moment. One that passes on its second try is named above the closing
   // line ("Passed only when tried again"); one that fails twice fails the run.
   // In two lanes, two mocha processes at once, each with a browser and code-server of its own (test/e2e/e2eLanes.mjs says why).
-  { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--retries', '1', '--exit'], lanes: () => e2eLanes(join(root, 'test', 'e2e'), 2) },
+  // It starts as soon as the integration tests and the lint ended, beside the unit tests' last files: those wait on the
+  // MCP servers' and the CLI's time limits and left the machine two-thirds idle for their last ~50 s (2026-12-04).
+  { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--retries', '1', '--exit'], lanes: () => e2eLanes(join(root, 'test', 'e2e'), 2),
+    alongside: 'unit', after: ['integration', 'eslint'] },
   // `npm run package` as a user runs it, then its .vsix listed against the allowlist (test/arch/vsixContents.ts). Last, since
   // it leaves the production bundles in dist/ as `npm run package` does; the .vsix goes to a temporary folder.
   { name: 'package', mocha: ['--require', 'tsx/cjs', '--timeout', '180000', 'test/package/**/*.test.ts'] },
@@ -145,20 +150,23 @@ function countResults(name, statsFile, outcome) {
 }
 
 /**
- * Starts the mocha (or command) process of each lane of `suite`: the first lane's output goes on as it comes when `live`,
- * every other's is held; resolves when all ended, with their outcomes.
+ * Starts the mocha (or command) process of each lane of `suite` once `ready` resolved: the first lane's output goes on as
+ * it comes when `live`, every other's is held; resolves when all ended, with their outcomes (`timing.started`: when they
+ * started).
  */
-function startSuite(suite, live) {
+function startSuite(suite, live, ready = Promise.resolve()) {
   const lanes = suite.lanes ? suite.lanes().map((files, index) => ({ name: `${suite.name} lane ${index + 1}`, files })) : [{ name: suite.name, files: [] }];
-  const started = Date.now();
-  const outcomes = Promise.all(lanes.map(async (lane, index) => {
+  const timing = { started: Date.now() };
+  const outcomes = ready.then(() => {
+    timing.started = Date.now();
+  }).then(() => Promise.all(lanes.map(async (lane, index) => {
     const statsFile = join(statsDir, `${lane.name.replaceAll(' ', '-')}.json`);
     const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha, ...lane.files];
     const env = { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) };
     const outcome = await runProcess(command, env, live && index === 0);
     return { lane, statsFile, outcome };
-  })).then((ended) => ({ ended, endedAt: Date.now() }));
-  return { lanes, started, outcomes };
+  }))).then((ended) => ({ ended, endedAt: Date.now() }));
+  return { lanes, timing, outcomes };
 }
 /** Suites started before their turn (`alongside` another suite), by name. */
 const startedSuites = new Map();
@@ -168,7 +176,11 @@ for (const suite of selected) {
   const suiteStarted = Date.now();
   startAlongside(suite.name);
   for (const other of selected) {
-    if (other.alongside === suite.name && !other.checks) startedSuites.set(other.name, startSuite(other, false));
+    if (other.alongside !== suite.name || other.checks) continue;
+    // What it waits for: suites started beside this one and checks started early or beside it, by name (one not selected
+    // by --only is not waited for).
+    const ready = Promise.all((other.after ?? []).map((name) => startedSuites.get(name)?.outcomes ?? early.get(name)?.outcome));
+    startedSuites.set(other.name, startSuite(other, false, ready));
   }
   console.log(`\n=== ${suite.name} ===`);
   if (suite.checks) {
@@ -197,7 +209,7 @@ for (const suite of selected) {
   // lane's is held back and printed when its lane ended, so no two lanes' lines mix. A suite started beside an earlier one
   // had all its output held: it is printed now.
   const startedBefore = startedSuites.get(suite.name);
-  const { lanes, started, outcomes: ending } = startedBefore ?? startSuite(suite, true);
+  const { lanes, timing, outcomes: ending } = startedBefore ?? startSuite(suite, true);
   const heading = (lane) => lanes.length > 1 && console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
   heading(lanes[0]);
   const { ended: outcomes, endedAt } = await ending;
@@ -208,7 +220,7 @@ for (const suite of selected) {
   }
   for (const { outcome } of outcomes) stopIfInterrupted(outcome);
   // A suite started early took until it ended, beside the one it ran with.
-  timings.push(startedBefore ? `${suite.name} ${Math.round((endedAt - started) / 1000)} s (beside ${suite.alongside})` : `${suite.name} ${seconds(suiteStarted)} s`);
+  timings.push(startedBefore ? `${suite.name} ${Math.round((endedAt - timing.started) / 1000)} s (beside ${suite.alongside})` : `${suite.name} ${seconds(suiteStarted)} s`);
   for (const { lane, statsFile, outcome } of outcomes) countResults(lane.name, statsFile, outcome);
 }
 rmSync(statsDir, { recursive: true, force: true });
