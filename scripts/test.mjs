@@ -12,6 +12,7 @@ import { e2eLanes } from '../test/e2e/e2eLanes.mjs';
 import { mutationGroups } from '../test/mutation/mutationGroups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ripgrepTests = 'test/unit/node/ripgrepSearcher.test.ts';
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 /**
@@ -26,25 +27,27 @@ const suites = [
   // Mutation testing of the safety-critical modules, one check per group at its threshold, incremental from
   // the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
   { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
-  // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
-  // clone keyed on its lock file (test/host/setup.sh), about a second once it is.
-  // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).
-  { name: 'host', checks: [
-    ['host setup', 'bash', ['test/host/setup.sh'], { early: true }],
-    ['tsc test/host (harness, e2e)', bin('tsc'), ['-p', 'test/host/tsconfig.json']],
-  ] },
   // The CLI's tests run the CLI this run built (dist/cli.js, see test/support/runCli.ts) rather than its sources through tsx.
   // Two files at a time (mocha's --parallel, each file in a worker process of its own): the suite is CPU-bound in one
   // process, and half its time is the CLI's and MCP servers' processes (296 s → 184 s on an idle 2-core machine).
-  { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', '--parallel', '--jobs', '2', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'], builtCli: true },
-  // ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs); after the host
-  // setup, since the e2e tests are typed against the browser driver it installs. It runs alongside the unit
-  // tests (about 90 s of a clean-clone run saved when they were one process), and is reported here.
-  { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit' }]] },
+  // The one unit test file that needs the host (the ripgrep code-server ships) is the suite `ripgrep`, after the host setup.
+  { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', '--parallel', '--jobs', '2', '--ignore', ripgrepTests, 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'],
+    builtCli: true },
+  // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
+  // clone keyed on its lock file (test/host/setup.sh), about a second once it is, minutes on a new machine. Nothing waits
+  // for it that does not need it: the unit tests, tsc and the eval harness go on while a cold install does.
+  { name: 'host', checks: [
+    ['host setup', 'bash', ['test/host/setup.sh'], { early: true }],
+    ['tsc test/host (harness, e2e)', bin('tsc'), ['-p', 'test/host/tsconfig.json'], { alongside: 'unit', after: ['host setup'] }],
+  ] },
+  // ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs); once the host setup ended, since
+  // the e2e tests are typed against the browser driver it installs. It runs alongside the unit tests (about 90 s of a
+  // clean-clone run saved when they were one process), and is reported here.
+  { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit', after: ['host setup'] }]] },
   // Beside the unit tests and the lint: alone it kept this 2-core machine 63 % busy (its VS Code host waits on its windows;
   // vmstat), and the unit tests wait on the CLI's and the MCP servers' processes: unit and integration took 232 s one after
   // the other, 202 s side by side (clean clones of 2026-12-01). Its output is held back and printed at its turn.
-  { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'], alongside: 'unit' },
+  { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'], alongside: 'unit', after: ['host setup'] },
   // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
   // the test program adds to src's (mocha's globals) is kept out of src by the lint rule no-restricted-globals.
   // tsc is one process on one core: it starts beside the build (about 35 s of a clean-clone run) and goes on beside the
@@ -59,6 +62,8 @@ const suites = [
   // of the host goes on beside it too. The unit tests no longer wait for tsc and this harness: the machine was a third
   // idle in the ~45 s they took before the unit tests started (2026-12-04).
   { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted'], { alongside: 'mutation' }]] },
+  // test/unit/node/ripgrepSearcher.test.ts, against the ripgrep code-server ships (it skips, saying so, where there is none).
+  { name: 'ripgrep', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', ripgrepTests], alongside: 'unit', after: ['host setup'] },
   // A test that fails is tried once more, on the same workbench, as Playwright's own runner does on CI: a browser UI on a
   // loaded 2-core machine now and then misses a moment. One that passes on its second try is named above the closing
   // line ("Passed only when tried again"); one that fails twice fails the run.
@@ -106,7 +111,14 @@ const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([,
 /** Starts, just before a suite, the checks marked to run `alongside` it; each is reported at its own turn. */
 function startAlongside(suiteName) {
   for (const [label, command, args, options] of selected.flatMap((suite) => suite.checks ?? [])) {
-    if (options?.alongside === suiteName) early.set(label, { started: Date.now(), outcome: startEarly(command, args) });
+    if (options?.alongside !== suiteName) continue;
+    // Once the checks it comes `after` ended (one not selected by --only is not waited for).
+    const entry = { started: Date.now() };
+    entry.outcome = Promise.all((options.after ?? []).map((name) => early.get(name)?.outcome)).then(() => {
+      entry.started = Date.now();
+      return startEarly(command, args);
+    });
+    early.set(label, entry);
   }
 }
 
