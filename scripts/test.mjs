@@ -18,8 +18,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 /**
  * Each suite: a name, and how to run it. Counted suites write mocha stats; checks count as one test each.
  * A check marked `early` starts when this script does (its output is held back until its turn), so a cold
- * install of the VS Code host goes on while the type checks, the build, the mutation tests and the eval harness
- * (which need no host) run. A check or suite marked `alongside` another starts just before that one (a suite marked also
+ * install of the VS Code host goes on while the type checks, the build, the mutation tests, the eval harness and the
+ * unit tests (which need no host) run. A check or suite marked `alongside` another starts just before that one (a suite marked also
  * `after` some others, once they ended) and is reported at its own turn.
  */
 const suites = [
