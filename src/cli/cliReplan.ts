@@ -1,4 +1,4 @@
-import { defaultRunPolicy, type ReplanLimits } from '../core/engine/runPolicy';
+import { defaultRunPolicy, maxReplanCooldownMs, type ReplanLimits } from '../core/engine/runPolicy';
 import { UsageError } from './cliIo';
 
 /** The replanning flags of `plan`, `run` and `resume`, as given. */
@@ -13,7 +13,7 @@ export interface CliReplanOptions {
 
 /** The replanning limits from the flags (absent: the defaults of `defaultRunPolicy`); a bad value is a `UsageError`. */
 export function cliReplanLimits(options: CliReplanOptions): ReplanLimits {
-  const cooldownSeconds = atLeastZero(options.replanCooldown, '--replan-cooldown', 'number of seconds', 600);
+  const cooldownSeconds = atLeastZero(options.replanCooldown, '--replan-cooldown', 'number of seconds', maxReplanCooldownMs / 1000);
   return {
     maxTotalReplans: atLeastZero(options.maxReplans, '--max-replans', 'whole number', 100) ?? defaultRunPolicy.maxTotalReplans,
     maxReplanAttempts: atLeastZero(options.maxReplanAttempts, '--max-replan-attempts', 'whole number', 100) ?? defaultRunPolicy.maxReplanAttempts,

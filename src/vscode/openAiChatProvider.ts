@@ -5,11 +5,9 @@ import { errorMessage } from '../shared/errorMessage';
 import { originOf, type ApiKeyStore } from './apiKeyStore';
 import { openAiClientFor } from './llmProvider';
 import { loadRuntime } from './loadRuntime';
-import { readSettings, type TaskPlannerSettings } from './settings';
+import { readSettings, unknownContextTokens, type TaskPlannerSettings } from './settings';
 import { ownChatModelVendor } from './vscodeLmClient';
 
-/** The context announced when `taskPlanner.llm.contextTokens` is 0 (unknown). */
-const defaultContextTokens = 16_384;
 /** The longest reply announced. */
 const maxOutputTokens = 4_096;
 
@@ -125,7 +123,7 @@ function modelInformation(settings: TaskPlannerSettings): ChatModelInformation {
     version: '1',
     detail: vscode.l10n.t('Task Planner: {0}', origin),
     tooltip: vscode.l10n.t('The OpenAI-compatible model Task Planner is set up with ({0} at {1}).', settings.model, origin),
-    maxInputTokens: settings.contextTokens > 0 ? settings.contextTokens : defaultContextTokens,
+    maxInputTokens: settings.contextTokens > 0 ? settings.contextTokens : unknownContextTokens,
     maxOutputTokens,
     capabilities: { toolCalling: true, imageInput: false },
     isUserSelectable: true,

@@ -118,6 +118,21 @@ export function tighterLimit(values: SettingValues, key: string, zeroIsNone: boo
   return set.length === 0 ? undefined : Math.min(...set);
 }
 
+/**
+ * A limit whose 0 (or less) is no value, so that the default stands (a time limit, the summary's size, the model's context):
+ * the user's own positive value, else `undefined` (the caller's default is in force); the workspace's instead only when it
+ * is positive and below what is in force without it: the user's value, else `inForce`, the default. Unlike `tighterLimit`,
+ * a user's 0 is not "no limit" here, so a workspace's larger value never raises the default the user has.
+ */
+export function lowerLimit(values: SettingValues, key: string, inForce: number): number | undefined {
+  const own = userValue(values, key);
+  const user = isPositive(own) ? own : undefined;
+  const workspace = settingValue(values, key).value;
+  return isPositive(workspace) && workspace < (user ?? inForce) ? workspace : user;
+}
+
+const isPositive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+
 /** A wait a workspace may lengthen but never shorten (`replan.cooldownSeconds`): the larger of the user's and its own. */
 export function longerWait(values: SettingValues, key: string): number | undefined {
   const set = limitValues(values, key);

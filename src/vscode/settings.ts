@@ -1,13 +1,23 @@
 import * as vscode from 'vscode';
-import type { AgentLimits } from '../core/agent/agentLimits';
-import { defaultRunPolicy, type ReplanLimits } from '../core/engine/runPolicy';
+import { defaultAgentLimits, type AgentLimits } from '../core/agent/agentLimits';
+import { defaultRunPolicy, maxReplanCooldownMs, type ReplanLimits } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
 import { cleanModelRoles, modelRoleNames, type ModelRoles } from '../core/llm/modelRoles';
 import type { ProviderSetting } from '../core/llm/selectProvider';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
 import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
-import { approvalPolicyValue, eitherTurnsOn, longerWait, settingValue, tighterLimit, userValue, type SettingOrigin, type SettingValues } from './settingValues';
+import {
+  approvalPolicyValue,
+  eitherTurnsOn,
+  longerWait,
+  lowerLimit,
+  settingValue,
+  tighterLimit,
+  userValue,
+  type SettingOrigin,
+  type SettingValues,
+} from './settingValues';
 import { defaultInvestigationBudget, type InvestigationBudget } from '../core/planner/investigationBudget';
 
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
@@ -64,6 +74,13 @@ export interface TaskPlannerSettings {
   mcpTimeoutMs: number;
 }
 
+/** The model's context when `taskPlanner.llm.contextTokens` is 0 (unknown): what Task Planner's own chat model announces. */
+export const unknownContextTokens = 16_384;
+/** Time limit of one LLM request when the user set none (`taskPlanner.timeouts.llmRequestMs`). */
+const defaultRequestTimeoutMs = 120_000;
+/** Node's largest timer delay: a timer set for longer fires after 1 ms, so a longer time limit is held to it. */
+const largestTimerDelayMs = 2 ** 31 - 1;
+
 /** The settings as last read, until VS Code reports a change that may alter them (see `readSettings`). */
 let current: Readonly<TaskPlannerSettings> | undefined;
 let watching: vscode.Disposable | undefined;
@@ -113,7 +130,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     const { value } = settingValue(values, key);
     return value === undefined || value === null || typeof value !== typeof fallback ? fallback : (value as T);
   };
-  // Limits: a workspace's value may make each stricter, never weaker (`tighterLimit`); 0 or less is no limit.
+  // Budgets: a workspace's value may make each stricter, never weaker (`tighterLimit`); 0 or less is no limit.
   const positive = (key: string): number | undefined => tighterLimit(values, key, true);
   const budget: BudgetLimits = {};
   const maxRequests = positive('budget.maxLlmRequests');
@@ -123,10 +140,11 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
   if (maxTokens !== undefined) budget.maxTokens = maxTokens;
   if (maxCostUsd !== undefined) budget.maxCostUsd = maxCostUsd;
   const agentLimits: Partial<AgentLimits> = {};
-  const summaryBudgetTokens = positive('compaction.tokenBudget');
-  const stepTimeoutMs = positive('timeouts.agentStepMs');
+  // A user's 0 here is the default, not "none": a workspace may go below the user's value or that default, never above.
+  const summaryBudgetTokens = lowerLimit(values, 'compaction.tokenBudget', defaultAgentLimits.summaryBudgetTokens);
+  const stepTimeoutMs = lowerLimit(values, 'timeouts.agentStepMs', defaultAgentLimits.timeoutMs);
   if (summaryBudgetTokens !== undefined) agentLimits.summaryBudgetTokens = summaryBudgetTokens;
-  if (stepTimeoutMs !== undefined) agentLimits.timeoutMs = stepTimeoutMs;
+  if (stepTimeoutMs !== undefined) agentLimits.timeoutMs = Math.min(stepTimeoutMs, largestTimerDelayMs);
   // A count a workspace may lower, never raise above the user's own (or the default).
   const countLimit = (key: string, fallback: number): number => {
     const value = tighterLimit(values, key, false) ?? fallback;
@@ -135,10 +153,12 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
   const defaultBaseUrl = 'https://api.openai.com/v1';
   const baseUrl = settingValue(values, 'llm.baseUrl');
   const ownBaseUrl = userValue(values, 'llm.baseUrl');
+  // Held to the setting's maximum: a workspace's "longer" wait of 1e7 s passed a timer's range and fired at once.
+  const cooldownSeconds = longerWait(values, 'replan.cooldownSeconds') ?? defaultRunPolicy.replanCooldownMs / 1000;
   const replan: ReplanLimits = {
     maxTotalReplans: countLimit('replan.maxTotalReplans', defaultRunPolicy.maxTotalReplans),
     maxReplanAttempts: countLimit('replan.maxReplanAttempts', defaultRunPolicy.maxReplanAttempts),
-    replanCooldownMs: Math.floor(longerWait(values, 'replan.cooldownSeconds') ?? defaultRunPolicy.replanCooldownMs / 1000) * 1000,
+    replanCooldownMs: Math.min(maxReplanCooldownMs, Math.floor(cooldownSeconds) * 1000),
   };
   return {
     provider: get<ProviderSetting>('llm.provider', 'auto'),
@@ -155,7 +175,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     budget,
     agentLimits,
     replan,
-    requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
+    requestTimeoutMs: Math.min(lowerLimit(values, 'timeouts.llmRequestMs', defaultRequestTimeoutMs) ?? defaultRequestTimeoutMs, largestTimerDelayMs),
     planTreeLayout: get<'flat' | 'levels'>('planTree.layout', 'flat'),
     review: get<'panel' | 'quickPick'>('review.show', 'panel'),
     // More review, never less: a workspace may turn it on, not off when the user turned it on.
@@ -168,7 +188,8 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     allowHardLinks: get<boolean>('workspace.allowHardLinks', false) === true,
     reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),
     extensionTools: stringList(userValue(values, 'tools.extensionTools')),
-    contextTokens: Math.floor(positive('llm.contextTokens') ?? 0),
+    // Unknown (0) is taken as `unknownContextTokens`: a workspace's larger context would lift the tool list's budget and the context announced.
+    contextTokens: Math.floor(lowerLimit(values, 'llm.contextTokens', unknownContextTokens) ?? 0),
     mcpTimeoutMs: mcpTimeoutMs(userValue(values, 'mcp.timeoutSeconds')),
     ...traceSetting(values),
   };

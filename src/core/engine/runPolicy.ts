@@ -72,6 +72,12 @@ export const defaultRunPolicy: RunPolicy = {
   replanCooldownMs: 0,
 };
 
+/**
+ * The longest wait before a repair plan (package.json's `replan.cooldownSeconds` maximum, the CLI's `--replan-cooldown`):
+ * a longer one holds a run for days, and past a timer's largest delay (about 24.8 days) the timer fires at once.
+ */
+export const maxReplanCooldownMs = 600_000;
+
 /** How far a run may be repaired with new plans (`executeWithReplanning`'s limits). */
 export type ReplanLimits = Pick<RunPolicy, 'maxTotalReplans' | 'maxReplanAttempts' | 'replanCooldownMs'>;
 
