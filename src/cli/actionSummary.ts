@@ -3,6 +3,7 @@ import type { PendingRequest } from '../core/engine/runEvents';
 import { visibleControls } from '../shared/visibleCharacters';
 import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
+import { markdownText } from '../core/view/planMarkdown';
 import { describeApprovalForTerminal } from './terminalInteraction';
 import { stepStateView, stoppedRun } from '../core/view/stepStatusView';
 import { allowRuleProblem } from '../core/tools/commandAllowRules';
@@ -38,8 +39,8 @@ export function actionSummary(result: RunResult | ActionFailure, changedFiles: r
     lines.push('| Step | Status | Attempts | Why |', '| --- | --- | --- | --- |');
     for (const step of steps.slice(0, actionSummaryLimits.steps)) {
       const view = stepStateView(step, stoppedRun(result.status));
-      const why = view.label.startsWith('failed') && step.error !== undefined ? safeText(step.error) : '';
-      lines.push(`| ${safeText(step.id)} | ${view.label} | ${step.attempts} | ${why} |`);
+      const why = view.label.startsWith('failed') && step.error !== undefined ? cellText(step.error) : '';
+      lines.push(`| ${cellText(step.id)} | ${view.label} | ${step.attempts} | ${why} |`);
     }
     if (steps.length > actionSummaryLimits.steps) lines.push(`| … ${steps.length - actionSummaryLimits.steps} more | | | |`);
     lines.push('');
@@ -131,9 +132,22 @@ function requestDetail(request: PendingRequest): string | undefined {
   return describeApprovalForTerminal(inner);
 }
 
-/** `text` on one bounded line with every character Markdown or HTML acts on escaped. */
+/**
+ * `text` on one bounded line as inert GitHub Markdown (`markdownText`, as the plan's Markdown export writes it): every
+ * character a terminal or a text view acts on or hides shown as its escape, every word GitHub links or pings after parsing
+ * (a mention, an e-mail address, a URL, an issue reference) in a code span, every other character Markdown acts on (math's
+ * `$` included) backslash-escaped.
+ */
 export function safeText(text: string): string {
-  return visibleControls(oneLine(text, actionSummaryLimits.line)).replace(/[\\`*_{}[\]()<>#+\-.!|~&:@]/g, (character) => `\\${character}`);
+  return markdownText(visibleControls(oneLine(text, actionSummaryLimits.line)), Number.POSITIVE_INFINITY);
+}
+
+/**
+ * `safeText` for a table cell: GitHub splits a row at each `|` no backslash precedes before it reads code spans, so a `|`
+ * inside a code span is escaped too (the span still shows it as `|`).
+ */
+function cellText(text: string): string {
+  return safeText(text).replace(/(?<!\\)\|/g, '\\|');
 }
 
 /** `text` in a fenced code block no backtick run inside it can close, controls shown as escapes. */

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import { parsePlanFileText } from '../core/plan/planFile';
+import { oneLine } from '../core/text/oneLine';
 import type { Plan } from '../core/plan/planSchema';
 import { readBoundedText } from '../node/readBoundedText';
 import { lockRun } from '../node/runLock';
@@ -107,9 +108,14 @@ export class UsageError extends Error {
 /** The most bytes read of a plan file. */
 export const maxPlanFileBytes = 10_000_000;
 
+/** Longest warning about a plan file, in characters (then cut, marked). */
+const maxPlanWarningChars = 1_000;
+
 /**
  * Reads (at most `maxPlanFileBytes`, counted as read: a device or endless pipe stops there)
- * and parses a plan file; throws a `UsageError` naming the file and every problem.
+ * and parses a plan file; throws a `UsageError` naming the file and every problem. Each
+ * warning is one bounded line: it quotes the file (a value, a field's name, the text around
+ * broken JSON), and the commands print each as a line of their own.
  */
 export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings: string[] }> {
   let text: string | undefined;
@@ -121,7 +127,7 @@ export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings
   if (text === undefined) throw new UsageError(`The plan file ${path} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
   const parsed = parsePlanFileText(text);
   if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
-  return { plan: parsed.plan, warnings: parsed.warnings };
+  return { plan: parsed.plan, warnings: parsed.warnings.map((warning) => oneLine(warning, maxPlanWarningChars)) };
 }
 
 /**

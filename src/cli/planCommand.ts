@@ -16,6 +16,7 @@ import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireA
 import { cliInvestigationBudget, cliPlanningQuestions, describeBasis, type CliInvestigationOptions } from './cliInvestigation';
 import { describeInvestigationEnd } from '../core/planner/investigateRequest';
 import { oneLine } from '../core/text/oneLine';
+import { shownRef } from '../core/plan/attachmentTarget';
 import { shownUsd } from '../shared/shownUsd';
 
 /** Options of `plan` besides those it shares with `run`. */
@@ -115,6 +116,9 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
   }
 }
 
+/** Longest warning, or failure of the model critique, the review prints, in characters (then cut, marked). */
+const maxWarningChars = 1_000;
+
 /** How the review names what a step will do about approval; the command line has no Restricted Mode. */
 const approvalWords: Record<StepApproval, string> = { asks: 'asks approval', mayAsk: 'may ask approval', refused: 'refused: workspace not trusted', none: '' };
 
@@ -122,7 +126,7 @@ const approvalWords: Record<StepApproval, string> = { asks: 'asks approval', may
 function describeModelCritique(model: NonNullable<PlannedRequest['modelCritique']>): string {
   const tokens = model.usage.promptTokens + model.usage.completionTokens;
   const cost = model.costUsd === undefined ? 'cost unknown' : shownUsd(model.costUsd);
-  return `Model critique: ${tokens} tokens, ${cost}.${model.error === undefined ? '' : ` ${model.error}`}`;
+  return `Model critique: ${tokens} tokens, ${cost}.${model.error === undefined ? '' : ` ${oneLine(model.error, maxWarningChars)}`}`;
 }
 
 /** The plan as numbered lines with kinds, dependencies, whether each asks for approval, and checks, then the critique. */
@@ -135,8 +139,9 @@ function describePlan(
   capabilities: CapabilityCatalogue,
 ): string {
   const steps = plan.steps.map((step, index) => {
-    const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
-    const after = step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : '';
+    // Names the model gives are quoted on one bounded line: a line break in one forged a line of the review.
+    const what = step.kind === 'tool' ? `tool ${shownRef(step.tool ?? '?')}` : step.kind === 'agent' ? `agent ${shownRef(step.agent ?? 'default')}` : step.kind;
+    const after = step.dependsOn.length > 0 ? `, after ${step.dependsOn.map((id) => shownRef(id)).join(', ')}` : '';
     const approval = approvalWords[stepApproval(step, plan, tools, { policy, trusted: true })];
     const checks = describeChecks(step.checks);
     const uses = describeUses(stepCapabilities(step, plan, capabilities));
@@ -151,7 +156,8 @@ function describePlan(
     ...steps,
     `Critique: ${critique.summary}`,
     ...issues,
-    ...warnings.map((warning) => `  warning: ${warning}`),
+    // A warning quotes the model's plan (a value, a field's name): one bounded line each.
+    ...warnings.map((warning) => `  warning: ${oneLine(warning, maxWarningChars)}`),
   ].join('\n');
 }
 

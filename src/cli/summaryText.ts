@@ -1,5 +1,6 @@
 import type { RunSummary } from '../core/view/runSummary';
 import type { StepStatus } from '../core/engine/runEvents';
+import { shownRef } from '../core/plan/attachmentTarget';
 import { shortLine } from './shortLine';
 
 /** The mark before each step of the closing summary. */
@@ -52,7 +53,8 @@ export function summaryText(summary: RunSummary): string[] {
   }
   if (summary.changedFiles.length > 0) {
     lines.push('Changed files:');
-    for (const path of summary.changedFiles) lines.push(`  ${path}`);
+    // A path from a journal may hold anything (a committed one is resumed): one line each, its line breaks shown as escapes.
+    for (const path of summary.changedFiles) lines.push(`  ${shownRef(path)}`);
     if (summary.moreChangedFiles > 0) lines.push(`  … and ${summary.moreChangedFiles} more`);
   }
   if (summary.keptFromModel !== undefined) lines.push(summary.keptFromModel);

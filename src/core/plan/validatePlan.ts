@@ -61,9 +61,12 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
     for (const dep of step.dependsOn) {
       if (dep === step.id) error('self_dependency', `Step "${step.id}" depends on itself; remove "${dep}" from its dependencies.`, step.id);
       else if (!ids.has(dep)) {
+        // Names the plan gives (a dependency, a tool, an agent) are quoted with shownRef: one bounded line whatever they hold,
+        // since the CLI prints each message as one line of its own (a line break in one forged the CLI's lines).
+        const shown = shownRef(dep);
         error(
           'missing_dependency',
-          `Step "${step.id}" depends on "${dep}", which is not a step of this plan. Remove "${dep}" from its dependencies, or add a step "${dep}".`,
+          `Step "${step.id}" depends on "${shown}", which is not a step of this plan. Remove "${shown}" from its dependencies, or add a step "${shown}".`,
           step.id,
         );
       }
@@ -85,7 +88,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
       if (!toolNames.has(step.tool)) {
         error(
           'unknown_tool',
-          `Step "${step.id}" uses tool "${step.tool}", which is not available.${missingServerNote(step.tool, toolNames)} Choose one of: ${[...toolNames].sort().join(', ') || 'none'}.`,
+          `Step "${step.id}" uses tool "${shownRef(step.tool)}", which is not available.${missingServerNote(step.tool, toolNames)} Choose one of: ${[...toolNames].sort().join(', ') || 'none'}.`,
           step.id,
         );
       } else if (registry) {
@@ -100,7 +103,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
       if (!(builtinAgentNames as readonly string[]).includes(agent) && !Object.hasOwn(plan.agents, agent)) {
         error(
           'missing_agent',
-          `Step "${step.id}" uses agent "${agent}", which the plan's agents do not define. Use the agent "default", or add "${agent}" to the plan's agents.`,
+          `Step "${step.id}" uses agent "${shownRef(agent)}", which the plan's agents do not define. Use the agent "default", or add "${shownRef(agent)}" to the plan's agents.`,
           step.id,
         );
       }
@@ -129,7 +132,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
           diagnostics.push({
             code: 'unknown_tool',
             severity: 'warning',
-            message: `Agent "${name}" lists tool "${tool}", which is not available; it will not be offered.`,
+            message: `Agent "${shownRef(name)}" lists tool "${shownRef(tool)}", which is not available; it will not be offered.`,
           });
         }
       }
@@ -260,7 +263,7 @@ function missingServerNote(tool: string, available: ReadonlySet<string>): string
     return ref ? [{ name, ...ref }] : [];
   });
   if (offered.some((ref) => ref.server === missing.server)) return '';
-  const server = missing.server;
+  const server = shownRef(missing.server);
   const elsewhere = missing.tool === '' ? [] : offered.filter((ref) => ref.tool === missing.tool).map((ref) => ref.name).sort().slice(0, 3);
   return (
     ` No tool of the MCP server "${server}" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start ("Task Planner: MCP servers" in the editor, "task-planner tools" on the command line, say which).` +

@@ -6,9 +6,12 @@ import { checkName, mergeCritique, type Critique, type CritiqueIssue } from '../
 import type { Plan } from '../plan/planSchema';
 import type { Clock, LlmClient } from '../servicePorts';
 import { capText } from '../text/capText';
+import { oneLine } from '../text/oneLine';
 import { errorMessage } from '../../shared/errorMessage';
 
 const maxFindings = 8;
+/** Longest finding or recommendation kept from the model, in characters: each is one line (views print it as one). */
+const maxFindingChars = 600;
 
 /** What the model returns: findings in the critic's own terms. */
 export const modelReviewSchema = z.object({
@@ -26,7 +29,8 @@ export const modelReviewSchema = z.object({
  * The optional LLM review (docs/architecture.md §3): asks the model for findings the static checks cannot
  * see and merges them into `critique` as check `llm_review` (score recomputed). Findings
  * naming unknown steps keep their message but lose the step id; at most 8 are kept. Throws
- * the client's error (e.g. on abort); callers that treat the review as optional catch it.
+ * the client's error (e.g. on abort); callers that treat the review as optional catch it. Each finding's message and
+ * recommendation is one line of at most 600 characters (a line break in one forged the CLI's review lines).
  * `context` gives the model the project's conventions and skills to judge the plan by.
  */
 export async function reviewPlanWithModel(plan: Plan, critique: Critique, llm: LlmClient, signal: AbortSignal, context: CriticContext = {}): Promise<Critique> {
@@ -37,8 +41,8 @@ export async function reviewPlanWithModel(plan: Plan, critique: Critique, llm: L
     name: checkName('llm_review'),
     severity: finding.severity,
     ...(finding.stepId !== undefined && ids.has(finding.stepId) ? { stepId: finding.stepId } : {}),
-    message: finding.message.trim(),
-    ...(finding.recommendation?.trim() ? { recommendation: finding.recommendation.trim() } : {}),
+    message: oneLine(finding.message, maxFindingChars),
+    ...(finding.recommendation?.trim() ? { recommendation: oneLine(finding.recommendation, maxFindingChars) } : {}),
   }));
   return mergeCritique(critique, issues);
 }

@@ -20,10 +20,12 @@ const lineBreaks = /\r\n|[\n\r\u2028\u2029\u0085\u000b\u000c]/g;
 const controls = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
 // The ASCII characters Markdown (CommonMark and GitHub's) gives a meaning inside a line:
 // escapes, code, emphasis, links and images, raw HTML and entities, issue references,
-// tables, strikethrough and math. Each is backslash-escaped, which shows the character
-// itself. Characters that matter only at the start of a line (list markers, headings'
-// underlines) need nothing: a line always starts with the checklist's own text.
-const markdownSignificant = /[\\`*_[\]()<>#|~&$]/g;
+// tables, strikethrough and math, and the dot, with which VS Code's preview (linkify) makes a
+// link of a bare domain ("evil.example/?q=…"; an escaped dot is not part of one). Each is
+// backslash-escaped, which shows the character itself. Characters that matter only at the
+// start of a line (list markers, headings' underlines) are escaped only where the text starts
+// (see `markdownText`).
+const markdownSignificant = /[\\`*_[\]()<>#|~&$.]/g;
 
 // What GitHub turns into a link or a notification after Markdown is parsed, so escapes cannot stop it:
 // mentions and e-mail addresses, bare URLs (scheme:// or www.), issue references (#12, owner/repo#12, GH-12).
@@ -35,9 +37,11 @@ const autolinked = /(?<!\S)(?:\S*@\S+|\S*(?:[a-z][0-9+.-]*:\/\/|www\.)\S*|\S*#\d
  * `text` as inert inline Markdown: at most `maxChars` characters (cut visibly), on one
  * line, with every control and direction control shown as `\uXXXX`, every word GitHub
  * would link or notify on its own (an `@mention`, an e-mail address, a bare URL, an issue
- * reference) in a code span, and every other Markdown-significant character
- * backslash-escaped, so text from a plan cannot add a link, an image, HTML, a heading or a
- * list item to the document it is pasted in, nor ping anyone.
+ * reference) in a code span, and every other Markdown-significant character (the dot of a
+ * bare domain, and a list marker or an underline it starts with, included) backslash-escaped,
+ * so text from a plan cannot add a link, an image, HTML, a heading or a list item to the
+ * document it is pasted in, nor ping anyone: in the plan's Markdown export and in the GitHub
+ * Action's job summary alike.
  */
 export function markdownText(text: string, maxChars: number): string {
   const flat = visibleLine(text, maxChars);
@@ -47,7 +51,9 @@ export function markdownText(text: string, maxChars: number): string {
     shown += escapeMarkdown(flat.slice(last, match.index)) + codeSpan(match[0]);
     last = match.index + match[0].length;
   }
-  return shown + escapeMarkdown(flat.slice(last));
+  // Where the text starts a line's content (a list of file paths), a list marker or an underline would start a list, a rule
+  // or a heading: "- x", "+ x", "---", "===" (the dot of "1. x" is escaped with the others).
+  return (shown + escapeMarkdown(flat.slice(last))).replace(/^( *)([-+=])/, '$1\\$2');
 }
 
 /**

@@ -3,6 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { outsideCode } from '../../support/markdownOutsideCode';
 import { actionCommand } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
 
@@ -101,7 +102,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.equal(run.outputs['status'], 'completed');
     assert.equal(run.outputs['changed-files'], 'out/notes.txt');
     assert.match(run.outputs['run-id'] ?? '', /^\d{8}-\d{6}-[0-9a-f]{6}$/);
-    assert.match(run.summary, new RegExp(`^## Task Planner: run ${(run.outputs['run-id'] ?? '').replace(/-/g, '\\\\-')} completed`, 'm'));
+    assert.match(run.summary, new RegExp(`^## Task Planner: run ${run.outputs['run-id'] ?? ''} completed`, 'm'));
     assert.match(run.summary, /^- out\/notes\\\.txt$/m);
     const journal = run.outputs['journal-dir'] ?? '';
     assert.ok(readdirSync(journal).includes(`${run.outputs['run-id']}.jsonl`), `journal files: ${readdirSync(journal).join(', ')}`);
@@ -142,8 +143,8 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     const run = await runAction(workspace.path, runner.path, { plan, 'allow-file-changes': 'true' });
     assert.equal(run.code, 3, run.log);
     assert.match(run.summary, /To allow it: add VERSION to the `writes` of step version in the plan: a change outside the files a step said it would change asks even with `allow-file-changes: true`\./);
-    assert.match(run.summary, /To allow it: no rule can allow it \(the rule "bash \\-c true" would let bash run any code.*\); only `dangerously-approve-everything: true` does\./);
-    assert.match(run.summary, /To allow it: add this line to the `allow-commands` input: git status \\-\\-short\n/);
+    assert.match(run.summary, /To allow it: no rule can allow it \(the rule "bash -c true" would let bash run any code.*\); only `dangerously-approve-everything: true` does\./);
+    assert.match(run.summary, /To allow it: add this line to the `allow-commands` input: git status --short\n/);
   });
 
   it('waiting: a command no rule allows is not run; the run stops waiting, says what it wanted and which input allows it; exit 3', async () => {
@@ -156,7 +157,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.match(run.summary, /wants to run:\n\s+"git" "--version"/);
     assert.match(run.summary, /wants to write out\/notes\.txt/);
     // git needs its subcommand in a rule: this one no rule can allow (the summary had said to add it to allow-commands, which refused it).
-    assert.match(run.summary, /To allow it: no rule can allow it \(the rule "git \\-\\-version" would let git run any code/);
+    assert.match(run.summary, /To allow it: no rule can allow it \(the rule "git --version" would let git run any code/);
     assert.match(run.summary, /To allow it: set `allow-file-changes: true`\.\n/);
     assert.match(run.log, /::error title=Task Planner::The run is waiting for what it was not given: status \(an approval\), write \(an approval\)/);
   });
@@ -210,10 +211,11 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     const plan = writePlan(workspace.path, [{ id: 'note', title, kind: 'manual', input: { instructions: title } }]);
     const run = await runAction(workspace.path, runner.path, { plan });
     assert.equal(run.code, 3, run.log);
-    assert.match(run.summary, /\*\*note\*\* \(yours to do\): .*\\!\\\[t\\\]\\\(https\\:/);
+    // A word GitHub would link is shown as code: the image's text in a code span.
+    assert.match(run.summary, /\*\*note\*\* \(yours to do\): .*`[^`]*!\[t\]\(https:\/\/example\.com\/p\.png\)[^`]*`/);
     assert.match(run.summary, /To allow it: the step is a person's to do; do it before the workflow runs \(in a task list, tick its box/);
-    // Escaped, each character shows as itself: no image, link or tag starts unescaped.
-    assert.doesNotMatch(run.summary, /(?<!\\)!(?<!\\)\[|(?<!\\)<img|(?<!\\)\[l/);
+    // Escaped, each character shows as itself, or in a code span: no image, link or tag starts outside code.
+    assert.doesNotMatch(outsideCode(run.summary), /(?<!\\)!(?<!\\)\[|(?<!\\)<img|(?<!\\)\[l/);
   });
 
   it('while the plan\'s commands run, the action\'s own environment holds neither the api-key input nor a runner token', async function () {

@@ -34,7 +34,7 @@ describe('planMarkdown', () => {
         '- [ ] **fix** Fix the bug (agent: default)',
         '  - after read',
         '  - check: command npm test exits 0',
-        '  - check: file exists src/a.ts',
+        '  - check: file exists src/a\\.ts',
         '- [ ] **notes** Write release notes (you)',
         '  - after read, fix',
         '',
@@ -104,7 +104,7 @@ describe('planMarkdown', () => {
     });
 
     it('a direction override or another control is shown as its escape', () => {
-      assert.equal(hostile('evil\u202Etxt.exe\u0007\u0000'), '- [ ] **s** evil\\\\u202etxt.exe\\\\u0007\\\\u0000 (agent: default)');
+      assert.equal(hostile('evil\u202Etxt.exe\u0007\u0000'), '- [ ] **s** evil\\\\u202etxt\\.exe\\\\u0007\\\\u0000 (agent: default)');
       assert.equal(markdownText('a\u2066b\u200fc\u0085d', 100), 'a\\\\u2066b\\\\u200fc d');
     });
 

@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { planMarkdown } from '../../../../src/core/view/planMarkdown';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+import { outsideCode } from '../../../support/markdownOutsideCode';
+
+describe('attack: a plan exported as Markdown and opened in VS Code\'s Markdown preview', () => {
+  it('attack: a bare domain in the objective, a title or a check (evil.example/?q=…) is no link: VS Code\'s preview links them (linkify)', () => {
+    const plan = makePlan(
+      [
+        makeStep('s', { title: 'Upload to evil.example/collect?q= then notes.md', checks: [{ kind: 'file_exists', path: 'docs.evil.example/x' }] }),
+        makeStep('t', { title: '(evil.example) 10.0.0.1/x', dependsOn: ['s'] }),
+      ],
+      { objective: 'Report to evil.example/?q=' },
+    );
+    const text = planMarkdown(plan);
+    // A linker reads "label.tld" as a host only where the dot is one character of a text: an escaped dot is not.
+    assert.doesNotMatch(outsideCode(text), /(?<!\\)\.(?=[\p{L}\p{N}])/u, text);
+    assert.match(text, /Upload to evil\\\.example\/collect\?q= then notes\\\.md/);
+  });
+});
