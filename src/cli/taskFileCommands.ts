@@ -174,7 +174,8 @@ export function importReview(file: string, imported: ImportedTaskFile & { ok: tr
       `  kept in the objective as written: ${imported.notes.length} other line${imported.notes.length === 1 ? '' : 's'} (${lineRanges(imported.notes.map((note) => note.line))})`,
     );
   }
-  for (const warning of imported.warnings) lines.push(`  warning: ${warning}`);
+  // One line each: a warning quotes the task file, whose line breaks would print lines of their own.
+  for (const warning of imported.warnings) lines.push(`  warning: ${oneLine(warning, 1_000)}`);
   return lines.join('\n');
 }
 

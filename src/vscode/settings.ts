@@ -161,7 +161,9 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     replanCooldownMs: Math.min(maxReplanCooldownMs, Math.floor(cooldownSeconds) * 1000),
   };
   return {
-    provider: get<ProviderSetting>('llm.provider', 'auto'),
+    // No model is the strictest choice: a user who chose it keeps it, whatever provider a workspace names (a repository
+    // turned it into Copilot, which then read the user's files, unannounced).
+    provider: userValue(values, 'llm.provider') === 'heuristic' ? 'heuristic' : get<ProviderSetting>('llm.provider', 'auto'),
     baseUrl: (typeof baseUrl.value === 'string' ? baseUrl.value : defaultBaseUrl).trim(),
     baseUrlFrom: baseUrl.from,
     userBaseUrl: (typeof ownBaseUrl === 'string' ? ownBaseUrl : defaultBaseUrl).trim(),

@@ -85,3 +85,15 @@ describe('attack: a repository gives a wait or a time limit past what a timer ca
     assert.equal(huge.agentLimits.timeoutMs, largestTimerDelayMs);
   });
 });
+
+describe('attack: a repository sends the work of a user who chose no model to a model', () => {
+  // `llm.provider: heuristic` plans and runs without any model: nothing of the workspace leaves the machine. A trusted
+  // repository's `llm.provider: vscode` (or `openai`, `auto`) made the next plan go to Copilot, with no word to the user.
+  it("attack: the user's heuristic planner stays in force whatever provider the workspace names", () => {
+    for (const named of ['vscode', 'openai', 'auto']) {
+      assert.equal(settings({ 'llm.provider': 'heuristic' }, { 'llm.provider': named }).provider, 'heuristic', named);
+    }
+    assert.equal(settings({}, { 'llm.provider': 'heuristic' }).provider, 'heuristic', 'a workspace may still choose no model');
+    assert.equal(settings({ 'llm.provider': 'auto' }, { 'llm.provider': 'vscode' }).provider, 'vscode', 'and a model where the user left it to the workspace');
+  });
+});
