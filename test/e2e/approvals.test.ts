@@ -5,7 +5,7 @@
 // 2. Show changes opens a diff of before the run and now; Undo run leaves alone a file edited since, shows the diff of
 //    what Undo anyway would overwrite, and Undo anyway writes exactly the right side (issue 28 item 14).
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
@@ -160,6 +160,12 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
   });
 
   it('2. Show changes is a diff of before the run and now; Undo anyway shows what it overwrites and writes exactly that', async () => {
+    // As the workspace began, so that a second try (--retries) starts where the first did: what the first left open (a
+    // question, a list) is closed, keeping what is on disk, and the files are as the workspace had them.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    writeFileSync(join(folder, 'notes.txt'), 'alpha\nbeta\ngamma\n');
+    rmSync(join(folder, 'added.txt'), { force: true });
     await runPlanFile('notes.plan.json');
     for (const [label, name] of [[/^notes\.txt .*E1/, 'notes'], [/^added\.txt .*E2/, 'added']] as const) {
       await waitForDiff(label);

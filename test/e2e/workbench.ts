@@ -1,4 +1,5 @@
 // Helpers that drive the VS Code workbench the way a person does: keyboard and visible UI only.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 
@@ -169,7 +170,9 @@ export async function screenshotIfFailed(page: Page | undefined, test: Mocha.Tes
   // A first try that failed and is tried again (--retries) has no state yet: its screenshot is the one that shows why.
   if (!page || test === undefined || test.state === 'passed' || test.state === 'pending') return;
   const slug = test.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
-  await page.screenshot({ path: join(folder, `failed-${prefix}${slug}.png`) }).catch(() => undefined);
+  // The first try's screenshot is kept beside the second's: it shows why the test was tried again.
+  const first = join(folder, `failed-${prefix}${slug}.png`);
+  await page.screenshot({ path: existsSync(first) ? join(folder, `failed-${prefix}${slug}-try2.png`) : first }).catch(() => undefined);
 }
 
 /** `text` as a regular expression that matches it literally. */
