@@ -6,6 +6,7 @@ import { validatePlan } from '../../core/plan/validatePlan';
 import { chatEventMarkdown, chatLimits, chatPlanMarkdown, chatSummaryMarkdown, chatText } from '../../core/view/chatMarkdown';
 import { runSummary } from '../../core/view/runSummary';
 import { oneLine } from '../../core/text/oneLine';
+import { normalizeWorkspacePath } from '../../core/workspace/resolveInRoot';
 import { errorMessage } from '../../shared/errorMessage';
 import { planButtons, type ChatDeps } from './chatDeps';
 import { planReference, referencedPlan } from './planReference';
@@ -158,7 +159,13 @@ function showSummary(state: RunState, stream: vscode.ChatResponseStream, ranIn: 
   if (!folder || summary.changedFiles.length === 0) return;
   stream.markdown(`\n${vscode.l10n.t('Changed files:')}\n`);
   for (const path of summary.changedFiles.slice(0, maxLinkedFiles)) {
-    const uri = vscode.Uri.joinPath(folder.uri, path);
+    const inside = insideFolder(path);
+    if (inside === undefined) {
+      // A path no workspace tool would take (`..`, absolute), as a journal may hold: named, never a link out of the folder.
+      stream.markdown(`- ${chatText(path, chatLimits.title)}\n`);
+      continue;
+    }
+    const uri = vscode.Uri.joinPath(folder.uri, inside);
     stream.markdown('- ');
     stream.anchor(uri, oneLine(path, chatLimits.title));
     stream.markdown('\n');
@@ -166,4 +173,17 @@ function showSummary(state: RunState, stream: vscode.ChatResponseStream, ranIn: 
   }
   const more = summary.changedFiles.length - maxLinkedFiles + summary.moreChangedFiles;
   if (more > 0) stream.markdown(vscode.l10n.t('…and {0} more.', more) + '\n');
+}
+
+/**
+ * `path`, a changed file as a run's journal names it, as a path inside the run's folder, or `undefined` when it is none
+ * that the workspace's tools would take (`normalizeWorkspacePath`: a `..` out, an absolute path, a device, …), so the
+ * chat links only into the folder.
+ */
+export function insideFolder(path: string): string | undefined {
+  try {
+    return normalizeWorkspacePath(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import type { RunResult } from '../../../../src/core/engine/runOptions';
 import type { ChatDeps } from '../../../../src/vscode/chat/chatDeps';
-import { chatRun, chatStatus } from '../../../../src/vscode/chat/chatRun';
+import { chatRun, chatStatus, insideFolder } from '../../../../src/vscode/chat/chatRun';
 import { planReference, referencedPlan } from '../../../../src/vscode/chat/planReference';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -123,5 +123,15 @@ describe('chatRun: a Start button starts only the plan it was shown with', () =>
     await chatRun(deps, request(''), recorded.stream, token(true));
     assert.deepEqual(started, []);
     assert.match(recorded.text(), /You stopped the chat request before the run started, so nothing was started\./);
+  });
+});
+
+describe("attack: a journal's changed path links the chat out of the folder", () => {
+  // The chat's summary links each changed file into the run's folder; a committed journal may name any path.
+  it('links only paths inside the folder: a ".." out, an absolute path or a device is named, not linked', () => {
+    assert.equal(insideFolder('src/notes.js'), 'src/notes.js');
+    for (const path of ['../../.ssh/id_rsa', '/etc/passwd', 'a/../../b', 'C:\\Windows\\win.ini', '~/.bashrc', '\\\\server\\share']) {
+      assert.equal(insideFolder(path), undefined, path);
+    }
   });
 });
