@@ -1,6 +1,6 @@
 // A process that contends for run locks (test/unit/node/runLock.test.ts): for each round r of ROUNDS, at START + r * STEP
 // milliseconds it calls lockRun(DIR, `race-<r>`), and prints one line "<r> held" or "<r> refused" per round; it holds
-// what it took until ten rounds after the last.
+// what it took until its standard input ends.
 import { lockRun, RunInUseError } from '../../src/node/runLock';
 
 const [dir, rounds, start, step] = [process.argv[2] ?? '', Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])];
@@ -17,9 +17,11 @@ async function main(): Promise<void> {
       process.stdout.write(`${round} refused\n`);
     }
   }
-  // Held until every contender is done with every round: a lock is free once its process ended, and a late try may take it.
-  const end = start + (rounds + 10) * step - Date.now();
-  if (end > 0) await new Promise((settle) => setTimeout(settle, end));
+  // Held until the test says every contender is done with every round (its standard input ends): a lock is free once its
+  // process ended, and a contender late to its rounds (a loaded machine started it seconds late) took the locks of one
+  // that had ended, which read as two holding a round.
+  process.stdin.resume();
+  await new Promise((settle) => process.stdin.once('end', settle));
 }
 
 void main();

@@ -75,17 +75,32 @@ describe('lockRun (one process at a time runs, resumes or undoes a run)', functi
     }
     // Every process starts its rounds at the same moments, once all are up (tsx takes a few seconds to start).
     const start = Date.now() + 8_000;
-    const outputs = await Promise.all(
-      Array.from({ length: contenders }, () =>
+    // Each holds what it took until every one has tried every round (its standard input is ended then), so two "held" of
+    // one round mean two held it at once, whatever the load made late.
+    const children = Array.from({ length: contenders }, () =>
+      spawn(process.execPath, ['--import', 'tsx', join(root, 'test/support/lockContender.ts'), race, String(rounds), String(start), '150'], { cwd: root }),
+    );
+    const triedAll = children.map(
+      (child) =>
         new Promise<string>((settle, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/support/lockContender.ts'), race, String(rounds), String(start), '150'], { cwd: root });
           let out = '';
           let err = '';
-          child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            if (out.split('\n').filter((line) => / (?:held|refused)$/.test(line)).length === rounds) settle(out);
+          });
           child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-          child.once('close', (code) => (code === 0 ? settle(out) : reject(new Error(`a contender failed (${code}): ${err}`))));
+          child.once('close', (code) => reject(new Error(`a contender ended (${code}) before trying every round: ${err}`)));
         }),
-      ),
+    );
+    const outputs = await Promise.all(triedAll).finally(() => {
+      for (const child of children) child.stdin.end();
+    });
+    await Promise.all(
+      children.map((child) => new Promise<void>((settle, reject) => {
+        if (child.exitCode !== null) return child.exitCode === 0 ? settle() : reject(new Error(`a contender failed (${child.exitCode})`));
+        child.once('close', (code) => (code === 0 ? settle() : reject(new Error(`a contender failed (${code})`))));
+      })),
     );
     assert.ok(Date.now() > start, 'the contenders were not up in time: the rounds did not race');
     const held = Array.from({ length: rounds }, (_, round) => outputs.filter((out) => out.split('\n').includes(`${round} held`)).length);
