@@ -112,9 +112,8 @@ const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([,
 function startAlongside(suiteName) {
   for (const [label, command, args, options] of selected.flatMap((suite) => suite.checks ?? [])) {
     if (options?.alongside !== suiteName) continue;
-    // Once the checks it comes `after` ended (one not selected by --only is not waited for).
     const entry = { started: Date.now() };
-    entry.outcome = Promise.all((options.after ?? []).map((name) => early.get(name)?.outcome)).then(() => {
+    entry.outcome = endOf(options.after).then(() => {
       entry.started = Date.now();
       return startEarly(command, args);
     });
@@ -183,16 +182,21 @@ function startSuite(suite, live, ready = Promise.resolve()) {
 /** Suites started before their turn (`alongside` another suite), by name. */
 const startedSuites = new Map();
 
+/**
+ * Resolves once each of `names` ended: a suite started beside another, or a check started early or beside one (what is not
+ * started, as one --only did not select, is not waited for).
+ */
+function endOf(names = []) {
+  return Promise.all(names.map((name) => startedSuites.get(name)?.outcomes ?? early.get(name)?.outcome));
+}
+
 let built = false;
 for (const suite of selected) {
   const suiteStarted = Date.now();
   startAlongside(suite.name);
   for (const other of selected) {
     if (other.alongside !== suite.name || other.checks) continue;
-    // What it waits for: suites started beside this one and checks started early or beside it, by name (one not selected
-    // by --only is not waited for).
-    const ready = Promise.all((other.after ?? []).map((name) => startedSuites.get(name)?.outcomes ?? early.get(name)?.outcome));
-    startedSuites.set(other.name, startSuite(other, false, ready));
+    startedSuites.set(other.name, startSuite(other, false, endOf(other.after)));
   }
   console.log(`\n=== ${suite.name} ===`);
   if (suite.checks) {

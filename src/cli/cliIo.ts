@@ -108,8 +108,17 @@ export class UsageError extends Error {
 /** The most bytes read of a plan file. */
 export const maxPlanFileBytes = 10_000_000;
 
-/** Longest warning about a plan file, in characters (then cut, marked). */
-const maxPlanWarningChars = 1_000;
+/** Longest warning the CLI prints, in characters (then cut, marked). */
+const maxWarningChars = 1_000;
+
+/**
+ * A warning as the CLI prints it, on a line of its own: one line of at most `maxWarningChars`. A warning quotes what a
+ * plan, a model, a journal, a task file or a workspace's mcp.json holds, whose line breaks would print lines that read
+ * as the CLI's own.
+ */
+export function warningLine(warning: string): string {
+  return oneLine(warning, maxWarningChars);
+}
 
 /**
  * Reads (at most `maxPlanFileBytes`, counted as read: a device or endless pipe stops there)
@@ -127,7 +136,7 @@ export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings
   if (text === undefined) throw new UsageError(`The plan file ${path} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
   const parsed = parsePlanFileText(text);
   if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
-  return { plan: parsed.plan, warnings: parsed.warnings.map((warning) => oneLine(warning, maxPlanWarningChars)) };
+  return { plan: parsed.plan, warnings: parsed.warnings.map(warningLine) };
 }
 
 /**

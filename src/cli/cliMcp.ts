@@ -13,9 +13,8 @@ import type { Tool } from '../core/tools/tool';
 import { McpServers } from '../node/mcpServers';
 import { readBoundedText } from '../node/readBoundedText';
 import { readFolderConfig } from '../node/readFolderConfig';
-import { oneLine } from '../core/text/oneLine';
 import { errorMessage } from '../shared/errorMessage';
-import { type CliIo, UsageError } from './cliIo';
+import { type CliIo, UsageError, warningLine } from './cliIo';
 import { cliTools } from './cliTools';
 
 /** What the command line says about MCP servers. */
@@ -48,8 +47,7 @@ export const defaultMcpTimeoutSeconds = 60;
  */
 export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body: (tools: Tool[], servers: McpServers) => Promise<Result>): Promise<Result> {
   const config = await loadCliMcpConfig(options.workspace, options.mcpConfig, options.allowHardLinks ?? false);
-  // One line each: a warning may quote a workspace's mcp.json, whose line breaks would print lines of their own.
-  for (const warning of config.warnings) io.err(`MCP warning: ${oneLine(warning, 1_000)}`);
+  for (const warning of config.warnings) io.err(`MCP warning: ${warningLine(warning)}`);
   const timeoutMs = parseMcpTimeout(options.mcpTimeout) * 1000;
   const controller = new AbortController();
   const servers = new McpServers({

@@ -10,7 +10,7 @@ import { oneLine } from '../core/text/oneLine';
 import { runSummary } from '../core/view/runSummary';
 import { summaryText } from './summaryText';
 import type { Plan } from '../core/plan/planSchema';
-import type { CliIo } from './cliIo';
+import { type CliIo, warningLine } from './cliIo';
 import { progressReporter } from './progressReporter';
 import { describeApprovalForTerminal } from './terminalInteraction';
 import { runResultJson } from './runResultJson';
@@ -109,8 +109,6 @@ export function onStopSignals(stop: (reason: Error) => void, signals: readonly S
 
 /** Warnings printed with a finished run; the rest are counted (all are in `--json`). */
 const maxShownWarnings = 20;
-/** Longest warning shown, in characters (the rest is in --json). */
-const shownWarningChars = 1_000;
 
 /**
  * Prints a finished run on stdout (as JSON, or the closing summary of `runSummary` with
@@ -130,8 +128,7 @@ export function reportRunResult(result: RunResult, state: RunState, options: { w
     runSummary(state, { replanCount: result.metadata.replanCount, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) }),
   );
   const warnings = result.metadata.warnings;
-  // One line each: a warning may quote a plan's or a journal's text, whose line breaks would print lines of their own.
-  for (const warning of warnings.slice(0, maxShownWarnings)) lines.push(`  warning: ${oneLine(warning, shownWarningChars)}`);
+  for (const warning of warnings.slice(0, maxShownWarnings)) lines.push(`  warning: ${warningLine(warning)}`);
   if (warnings.length > maxShownWarnings) lines.push(`  … and ${warnings.length - maxShownWarnings} more warnings (see them with --json)`);
   if (result.status === 'waiting') {
     lines.push('Pending requests (an answer applies only to the request shown here):');

@@ -6,7 +6,7 @@ import { planRequest, type PlannedRequest } from '../core/planner/planRequest';
 import { stepApproval, type StepApproval } from '../core/plan/stepApproval';
 import type { ApprovalPolicy, ToolRegistry } from '../core/tools/tool';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
-import type { CliIo } from './cliIo';
+import { type CliIo, warningLine } from './cliIo';
 import { cliCapabilities } from './cliCapabilities';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import { stepCapabilities, type StepCapabilities } from '../core/capabilities/stepCapabilities';
@@ -116,9 +116,6 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
   }
 }
 
-/** Longest warning, or failure of the model critique, the review prints, in characters (then cut, marked). */
-const maxWarningChars = 1_000;
-
 /** How the review names what a step will do about approval; the command line has no Restricted Mode. */
 const approvalWords: Record<StepApproval, string> = { asks: 'asks approval', mayAsk: 'may ask approval', refused: 'refused: workspace not trusted', none: '' };
 
@@ -126,7 +123,7 @@ const approvalWords: Record<StepApproval, string> = { asks: 'asks approval', may
 function describeModelCritique(model: NonNullable<PlannedRequest['modelCritique']>): string {
   const tokens = model.usage.promptTokens + model.usage.completionTokens;
   const cost = model.costUsd === undefined ? 'cost unknown' : shownUsd(model.costUsd);
-  return `Model critique: ${tokens} tokens, ${cost}.${model.error === undefined ? '' : ` ${oneLine(model.error, maxWarningChars)}`}`;
+  return `Model critique: ${tokens} tokens, ${cost}.${model.error === undefined ? '' : ` ${warningLine(model.error)}`}`;
 }
 
 /** The plan as numbered lines with kinds, dependencies, whether each asks for approval, and checks, then the critique. */
@@ -156,8 +153,7 @@ function describePlan(
     ...steps,
     `Critique: ${critique.summary}`,
     ...issues,
-    // A warning quotes the model's plan (a value, a field's name): one bounded line each.
-    ...warnings.map((warning) => `  warning: ${oneLine(warning, maxWarningChars)}`),
+    ...warnings.map((warning) => `  warning: ${warningLine(warning)}`),
   ].join('\n');
 }
 

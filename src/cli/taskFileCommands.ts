@@ -7,7 +7,7 @@ import type { Plan } from '../core/plan/planSchema';
 import { planFileText } from '../core/plan/planFile';
 import { readBoundedText } from '../node/readBoundedText';
 import { errorMessage } from '../shared/errorMessage';
-import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError } from './cliIo';
+import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError, warningLine } from './cliIo';
 import { leadsOutside } from '../shared/leadsOutside';
 import { readOrigin } from '../core/interop/sourceOrigin';
 import { oneLine } from '../core/text/oneLine';
@@ -174,8 +174,7 @@ export function importReview(file: string, imported: ImportedTaskFile & { ok: tr
       `  kept in the objective as written: ${imported.notes.length} other line${imported.notes.length === 1 ? '' : 's'} (${lineRanges(imported.notes.map((note) => note.line))})`,
     );
   }
-  // One line each: a warning quotes the task file, whose line breaks would print lines of their own.
-  for (const warning of imported.warnings) lines.push(`  warning: ${oneLine(warning, 1_000)}`);
+  for (const warning of imported.warnings) lines.push(`  warning: ${warningLine(warning)}`);
   return lines.join('\n');
 }
 
