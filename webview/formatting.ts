@@ -3,14 +3,6 @@ import { runStatusLabels } from '../src/shared/runStatusLabels';
 import { stepStatusLabels } from '../src/shared/stepStatusLabels';
 import { visibleControls, visibleInvisibles } from '../src/shared/visibleCharacters';
 
-/** A duration for people: "850 ms", "12.3 s", "4 min 05 s". */
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes} min ${String(Math.round((ms % 60_000) / 1_000)).padStart(2, '0')} s`;
-}
-
 /**
  * A status for people: a step's or a run's in the words every view uses ("yours to do",
  * "partly done"), else the name in words ("awaiting approval").

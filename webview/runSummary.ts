@@ -1,7 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
-import { formatDuration, formatStatus } from './formatting';
+import { formatDuration } from '../src/shared/formatDuration';
+import { formatStatus } from './formatting';
 
 /**
  * The end of a run: outcome and counts (the headline), what each step produced, the failures with their

@@ -6,7 +6,8 @@ import type { PendingView, ReplacedStepView, RunStatusView, RunStepView, RunView
 import { failedNotStoppingLabel, rejectedLabel } from '../src/shared/stepStatusLabels';
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
 import { shownUsd } from '../src/shared/shownUsd';
-import { formatDuration, formatStatus, shownText } from './formatting';
+import { formatDuration } from '../src/shared/formatDuration';
+import { formatStatus, shownText } from './formatting';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
 import { panelStyles } from './panelStyles';

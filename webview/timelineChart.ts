@@ -1,6 +1,6 @@
 import { html, svg, type TemplateResult } from 'lit';
 import type { TimelineView } from '../src/shared/panelViewModel';
-import { formatDuration } from './formatting';
+import { formatDuration } from '../src/shared/formatDuration';
 
 const laneHeight = 18;
 const barHeight = 12;

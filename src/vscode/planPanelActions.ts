@@ -181,6 +181,8 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
       const { report, text: message } = await runs.changes.undo(runId);
+      // The walkthrough's "Undo a run" step waits on this key too: this button does not go through the command.
+      void vscode.commands.executeCommand('setContext', 'taskPlanner.undidRun', true);
       log.info(`Run ${runId}: ${message}`);
       panel.notify('info', message);
       // The files changed since the run can be undone anyway, each after its diff (a question the panel cannot hold).

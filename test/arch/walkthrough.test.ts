@@ -41,12 +41,25 @@ describe('architecture: the getting-started walkthrough', () => {
     assert.deepEqual(steps.flatMap((step) => commandLinks(step.description)).filter((command) => !commands.has(command)), []);
   });
 
-  it('completes every step on a command the extension has, or on the active planner Task Planner sets', () => {
+  it('completes every step on a command the extension has, or on a context key Task Planner sets (the active planner, a run undone)', () => {
     assert.ok(steps.every((step) => (step.completionEvents ?? []).length > 0));
     const events = steps.flatMap((step) => step.completionEvents ?? []);
-    const ownContext = (event: string): boolean =>
-      event.startsWith('onContext:') && [...event.matchAll(/[\w.]+(?= ==| !=)/g)].every(([key]) => key === 'taskPlanner.planner');
+    const ownKeys = new Set(['taskPlanner.planner', 'taskPlanner.undidRun']);
+    const contextKeys = (event: string): string[] =>
+      event
+        .slice('onContext:'.length)
+        .split(/\|\||&&/)
+        .map((term) => term.trim().replace(/^!/, '').split(/\s*(?:==|!=)\s*/)[0] ?? '');
+    const ownContext = (event: string): boolean => event.startsWith('onContext:') && contextKeys(event).every((key) => ownKeys.has(key));
     assert.deepEqual(events.filter((event) => !ownContext(event) && (!/^onCommand:/.test(event) || !commands.has(event.slice('onCommand:'.length)))), []);
+  });
+
+  // The panel's Undo run undoes through the run's changes, not the command (issue 32's newcomer: the step stayed unticked).
+  it('ticks the undo step on an undo from the plan panel too: the panel sets the context key the step waits on', () => {
+    const step = steps.find((entry) => entry.id === 'undo');
+    assert.ok(step?.completionEvents?.includes('onContext:taskPlanner.undidRun'), JSON.stringify(step?.completionEvents));
+    const actions = readFileSync(join(projectRoot, 'src/vscode/planPanelActions.ts'), 'utf8');
+    assert.match(actions, /undoRun: async[\s\S]*?'setContext', 'taskPlanner\.undidRun', true/);
   });
 
   // VS Code's walkthrough service takes an onContext condition that already holds when it registers the walkthrough
@@ -70,8 +83,10 @@ describe('architecture: the getting-started walkthrough', () => {
   });
 
   it('names on each page only commands the Command Palette lists (by their titles) and buttons the views show', () => {
-    const titles = readResolvedManifest() as { contributes: { commands: { title: string; shortTitle?: string }[] } };
-    const known = titles.contributes.commands.flatMap((command) => [command.title, command.shortTitle ?? command.title]);
+    // By title only: a command's shortTitle is shown nowhere in this VS Code (the page named "Plan this request", a button
+    // whose tooltip says "Plan task from the editor").
+    const titles = readResolvedManifest() as { contributes: { commands: { title: string }[] } };
+    const known = titles.contributes.commands.map((command) => command.title);
     // Words in bold that are buttons of a view, the panel, the chat or a dialog, not commands.
     const buttons = new Set(['Start', 'Approve', 'Reject', 'Done', 'Failed', 'Regenerate', 'Edit', 'move', 'skip', 'add', 'remove', 'Plan version', 'Runs', 'Plan', 'plan panel', '+', 'No model?', 'Review in panel', 'Allow this command for this workspace']);
     const unknown = steps.flatMap((step) => {

@@ -1,8 +1,9 @@
 import { terminalStepStatuses, type RunState, type StepState } from '../engine/runEvents';
+import { formatDuration } from '../../shared/formatDuration';
 import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
-import { formatDuration, previewValue, stepStateView, stoppedRun } from './stepStatusView';
+import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { stepRunnerLabel } from './stepRunnerLabel';
 

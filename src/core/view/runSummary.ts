@@ -1,4 +1,5 @@
 import { reasonBesideFailures } from '../engine/criticalHalt';
+import { formatDuration } from '../../shared/formatDuration';
 import { inWriteScope } from '../workspace/writeScope';
 import type { RunState, RunStatus, StepStatus } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
@@ -11,7 +12,7 @@ import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
 import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { keptFileText } from '../tools/withheldFiles';
-import { formatDuration, stepStateView, stoppedRun } from './stepStatusView';
+import { stepStateView, stoppedRun } from './stepStatusView';
 import { describeCheck } from '../plan/describeCheck';
 import type { Step } from '../plan/planSchema';
 import { shownUsd } from '../../shared/shownUsd';

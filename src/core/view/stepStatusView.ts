@@ -62,15 +62,6 @@ export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause
 /** Every status in lifecycle order, for legends and tests. */
 export const stepStatuses: readonly StepStatus[] = Object.keys(looks) as StepStatus[];
 
-/** A duration for people: `850 ms`, `4.2 s`, `3 min 5 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.round((ms % 60_000) / 1000);
-  return `${minutes} min${seconds > 0 ? ` ${seconds} s` : ''}`;
-}
-
 /**
  * A result as a person reads it (`readableValue`: strings as they are, an agent's result as its answer and changes, a
  * plain object as one `key: value` line per field with string values raw, anything else as compact JSON), cut at

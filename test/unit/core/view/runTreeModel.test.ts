@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { RunState, StepState } from '../../../../src/core/engine/runEvents';
 import { planTreeModel } from '../../../../src/core/view/planTreeModel';
-import { formatDuration, previewValue, stepStatusView, stepStatuses } from '../../../../src/core/view/stepStatusView';
+import { previewValue, stepStatusView, stepStatuses } from '../../../../src/core/view/stepStatusView';
+import { formatDuration } from '../../../../src/shared/formatDuration';
 import { diffTrees, indexTree } from '../../../../src/core/view/treeDiff';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatDuration, previewValue, stepStateView, stoppedRun } from '../../../../src/core/view/stepStatusView';
+import { previewValue, stepStateView, stoppedRun } from '../../../../src/core/view/stepStatusView';
 
 describe('stepStateView', () => {
   it('tells a step skipped because the user rejected it apart from one skipped for another cause', () => {
@@ -17,12 +17,6 @@ describe('stepStateView', () => {
     assert.deepEqual((['running', 'waiting', 'completed', 'partial', 'failed', 'cancelled', 'interrupted'] as const).map(stoppedRun), [
       undefined, undefined, undefined, undefined, undefined, 'cancelled', 'interrupted',
     ]);
-  });
-});
-
-describe('formatDuration', () => {
-  it('says milliseconds under a second, tenths of seconds under a minute, then minutes and whole seconds', () => {
-    assert.deepEqual([999.4, 1_000, 4_249, 59_999, 60_000, 185_000, 120_400].map(formatDuration), ['999 ms', '1.0 s', '4.2 s', '60.0 s', '1 min', '3 min 5 s', '2 min']);
   });
 });
 
