@@ -8,6 +8,17 @@ const labelWidth = 0;
 const axisHeight = 18;
 const width = 1000;
 
+/** Room a tick's label ("12 min 35 s") takes on the chart's 1000-unit axis, measured wide. */
+const tickLabelRoom = 110;
+
+/**
+ * Where the label of the tick at `x` (chart units) goes: just right of its tick, or, where that would run past the
+ * chart's right edge (the last tick's "1 min 4 s" was cut to "1 min 0"), ending just left of it.
+ */
+export function tickLabel(x: number): { x: number; anchor: 'start' | 'end' } {
+  return x + 3 + tickLabelRoom > width ? { x: x - 3, anchor: 'end' } : { x: x + 3, anchor: 'start' };
+}
+
 /**
  * The run's Gantt chart as SVG: one bar per started step from its start to its end on a
  * shared time axis, coloured by status (via classes on theme colours), one lane per
@@ -18,12 +29,13 @@ export function renderTimeline(timeline: TimelineView): TemplateResult {
   const height = axisHeight + lanes * laneHeight + 4;
   const scale = (ms: number): number => labelWidth + (ms / timeline.spanMs) * (width - labelWidth);
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((fraction) => fraction * timeline.spanMs);
-  return html`<figure class="timeline" aria-labelledby="timeline-caption">
-    <figcaption id="timeline-caption" class="muted">Timeline: ${timeline.bars.length} step${timeline.bars.length === 1 ? '' : 's'} started, up to ${timeline.lanes} at once, over ${formatDuration(timeline.spanMs)}</figcaption>
+  // Under the panel's "Timeline" heading: the caption does not say it again, and the figure is named by both.
+  return html`<figure class="timeline" aria-labelledby="timeline-heading timeline-caption">
+    <figcaption id="timeline-caption" class="muted">${timeline.bars.length} step${timeline.bars.length === 1 ? '' : 's'} started, up to ${timeline.lanes} at once, over ${formatDuration(timeline.spanMs)}</figcaption>
     <svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" width="100%" height=${height} role="img" aria-label="Gantt chart of step start and end times">
       ${ticks.map(
         (ms) => svg`<line class="tick" x1=${scale(ms)} x2=${scale(ms)} y1="0" y2=${height}></line>
-          <text class="tick-label" x=${Math.min(scale(ms) + 3, width - 40)} y="12">${formatDuration(ms)}</text>`,
+          <text class="tick-label" x=${tickLabel(scale(ms)).x} text-anchor=${tickLabel(scale(ms)).anchor} y="12">${formatDuration(ms)}</text>`,
       )}
       ${timeline.bars.map((bar) => {
         const x = scale(bar.startMs);
