@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import { failureSummary } from '../support/failureSummary.cjs';
 import { activatedApi } from './shownRuns';
 
 /** How long a multi-root window may take to show its folders before it is taken for one that dropped them, in ms. */
@@ -68,8 +69,7 @@ export async function run(): Promise<void> {
     });
     // The failed tests' titles travel with the counts, so the closing lines of `npm test` name them.
     runner.on('fail', (test, error: unknown) => {
-      const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-      failedTests.push({ title: test.fullTitle(), file: test.file ?? '', message: message.slice(0, 200) });
+      failedTests.push({ title: test.fullTitle(), file: test.file ?? '', message: failureSummary(error) });
     });
   });
   console.log(`[test-stats] ${JSON.stringify({ ...stats, failedTests })}`);

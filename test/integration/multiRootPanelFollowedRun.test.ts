@@ -78,7 +78,7 @@ describe('The plan panel follows its run in one folder while another folder is c
       assert.equal(api.currentPlan()?.id, 'panel-cancel-api', 'the Plan view does not show the run opened');
       assert.equal(panelShows(api), `run ${inWeb.runId} running`);
       await api.planPanel.send({ type: 'cancel' });
-      await until('a run to stop', () => api.runningFolders().length < 2, 5_000).catch(() => undefined);
+      await until('a run to stop', () => api.runningFolders().length < 2).catch(() => undefined);
       assert.deepEqual(api.runningFolders(), ['api'], 'the panel did not cancel the run it shows');
       assert.equal((await inWeb.ended).status, 'cancelled');
       // It followed the run it cancelled to its end.
@@ -112,7 +112,7 @@ describe('The plan panel follows its run in one folder while another folder is c
       assert.equal(await panelShowing(api, `run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
       assert.equal(api.planPanel.followedRun(), undefined, 'the panel still follows the run that ended');
       // Show run of the notification shows that run in the Plan view, not the run opened in api.
-      await until('the Plan view to show the run that ended', () => api.currentPlan()?.id === 'panel-end-web', 5_000).catch(() => undefined);
+      await until('the Plan view to show the run that ended', () => api.currentPlan()?.id === 'panel-end-web').catch(() => undefined);
       assert.equal(api.currentPlan()?.id, 'panel-end-web');
     } finally {
       if (api.runningFolders().length > 0) await vscode.commands.executeCommand('taskPlanner.approve', 'W2');
@@ -130,7 +130,7 @@ describe('The plan panel follows its run in one folder while another folder is c
     assert.equal(api.currentPlan()?.id, 'panel-path-api', 'the Plan view does not show the run opened');
     writeFileSync(join(folderNamed('web').uri.fsPath, 'panel-path-web-only.txt'), 'only in web\n');
     await api.planPanel.send({ type: 'openFile', path: 'panel-path-web-only.txt' });
-    const opened = await until('the file to open', () => vscode.window.activeTextEditor?.document.uri.fsPath, 5_000).catch(() => undefined);
+    const opened = await until('the file to open', () => vscode.window.activeTextEditor?.document.uri.fsPath).catch(() => undefined);
     assert.equal(opened, join(folderNamed('web').uri.fsPath, 'panel-path-web-only.txt'));
   });
 
@@ -151,7 +151,7 @@ describe('The plan panel follows its run in one folder while another folder is c
         const model = api.planPanel.model();
         return model?.mode === 'run' ? `${model.run.runId}: ${model.run.pending.map((prompt) => prompt.stepId).join(' ')}` : String(model?.mode);
       };
-      await until(stepIds.join(' '), () => shown() === `${inWeb.runId}: ${stepIds.join(' ')}`, 5_000).catch(() => undefined);
+      await until(stepIds.join(' '), () => shown() === `${inWeb.runId}: ${stepIds.join(' ')}`).catch(() => undefined);
       return shown();
     };
     try {
@@ -164,7 +164,7 @@ describe('The plan panel follows its run in one folder while another folder is c
       await until('the Plan view to show AM2 waiting', () => api.planTreeNodes().some((node) => node.stepId === 'AM2' && node.contextValue === 'step.manual.awaiting_user'));
       assert.equal(await panelWaitsOn(['WM1']), `${inWeb.runId}: WM1`);
       // The panel does not show it: a notification says AM2 is the user's to do.
-      await until('AM2 to be announced', () => api.manualStepsAnnounced.some((announced) => announced.stepId === 'AM2'), 5_000).catch(() => undefined);
+      await until('AM2 to be announced', () => api.manualStepsAnnounced.some((announced) => announced.stepId === 'AM2')).catch(() => undefined);
       assert.deepEqual(
         api.manualStepsAnnounced.filter((announced) => announced.runId === inApi.runId).map((announced) => announced.stepId),
         ['AM1', 'AM2'],

@@ -61,8 +61,11 @@ export function panelShows(api: TaskPlannerApi): string {
   return model?.mode === 'review' ? `review of ${model.review.planId}` : String(model?.mode);
 }
 
-/** What the panel shows once it shows `expected` (a webview brought back in front posts when it is ready again), else after 5 s. */
+/**
+ * What the panel shows once it shows `expected` (a webview brought back in front posts when it is ready again), else after
+ * 20 s: a panel opened anew loads its webview first, which took more than 5 s on a loaded CI machine.
+ */
 export async function panelShowing(api: TaskPlannerApi, expected: string): Promise<string> {
-  await until(expected, () => panelShows(api) === expected, 5_000).catch(() => undefined);
+  await until(expected, () => panelShows(api) === expected).catch(() => undefined);
   return panelShows(api);
 }
