@@ -186,7 +186,15 @@ const byProgram: Readonly<Record<string, ProgramRisks>> = {
     values: /^-\.$/,
     why: 'runs another program on each file or for its links, or reads hidden and ignored files (.env) that tools keep from the model',
   },
-  grep: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
+  // What recurses reads every file of a folder, the ones tools keep from the model too (`grep -r '' .` printed .env to it), and
+  // `-R` follows the folder's links out of the workspace.
+  grep: {
+    long: ['pre-glob', 'recursive', 'dereference-recursive', 'directories'],
+    short: 'rRd',
+    why: 'runs another program on each file, or reads every file of a folder, the ones tools keep from the model (.env) too',
+  },
+  // Untracked files are where a .env or a key usually is: git grep reads only tracked ones unless told.
+  'git grep': { long: ['untracked', 'no-exclude-standard'], short: '', why: 'reads untracked files, where secrets tools keep from the model (.env) usually are' },
   // sort compresses its temporary files with the program named (`sort -S 1K --compress-program=sh data.txt` ran each line of data.txt).
   sort: { long: ['compress-program'], short: '', why: runsAnother },
   sdiff: { long: ['diff-program'], short: '', why: runsAnother },

@@ -37,6 +37,21 @@ describe('attack: further arguments that run, write or read outside (held)', () 
     );
   });
 
+  it('attack: a search under a read-only rule prints no file tools keep from the model: grep -r/-R/-d recurse over a folder, git grep --untracked', () => {
+    assert.deepEqual(
+      unasked([
+        ['grep ...', ['grep', '-r', 'KEY', '.']],
+        ['grep ...', ['grep', '-rn', '', 'config']],
+        ['grep ...', ['grep', '-R', 'ssh-rsa', 'vendor']],
+        ['grep ...', ['grep', '--directories=recurse', 'KEY', '.']],
+        ['grep -n ...', ['grep', '-n', '-d', 'recurse', 'KEY', '.']],
+        ['git grep ...', ['git', 'grep', '--untracked', 'KEY']],
+        ['git grep ...', ['git', 'grep', '--untracked', '--no-exclude-standard', 'KEY']],
+      ]),
+      [],
+    );
+  });
+
   it('attack: find, sed, sort and jq under a read-only rule write nothing and read nothing outside: -fprint, w commands, -o, --rawfile /etc/passwd', () => {
     assert.deepEqual(
       unasked([

@@ -80,6 +80,13 @@ describe('riskyArgument: every option a table names, and a harmless neighbour', 
       'runs another program on each file or for its links, or reads hidden and ignored files (.env) that tools keep from the model', [
         '-i', '-n', '-tpy', '-g', '*.ts', '--glob=!*.lock', 'TODO',
       ]);
+    table('grep', ['-r', '-rn', '-R', '-d', '--recursive', '--dereference-recursive', '--directories=recurse', '--pre-glob=x'],
+      'runs another program on each file, or reads every file of a folder, the ones tools keep from the model (.env) too', [
+        '-i', '-n', '-l', '-E', '-w', '-e', 'TODO', 'src/a.ts',
+      ]);
+    table('git grep', ['--untracked', '--no-exclude-standard'], 'reads untracked files, where secrets tools keep from the model (.env) usually are', [
+      '-n', '-i', '-w', '--heading', 'TODO',
+    ]);
     table('vitest run', ['--api', '--api.port=5173'], 'loads code, reads configuration or writes files', ['--bail=1', 'src/a.test.ts']);
   });
 

@@ -162,7 +162,8 @@ describe('riskyArgument', () => {
       ['git apply', ['--directory=../../tmp/outside', 'fix.patch'], /outside the workspace/],
       ['git apply', ['--unsafe-paths', 'fix.patch'], /outside the repository/],
       ['rg', ['PRIVATE', '/home/u/.ssh'], /outside the workspace/],
-      ['grep', ['-r', 'x', '~/.ssh'], /outside the workspace/],
+      ['grep', ['-r', 'x', '~/.ssh'], /outside the workspace|every file of a folder/],
+      ['grep', ['-n', 'x', '~/.ssh/id_rsa'], /outside the workspace/],
       ['cat', ['/home/u/.ssh/id_rsa'], /outside the workspace/],
       ['cat', ['src/../../../etc/passwd'], /outside the workspace/],
       ['cat', ['..\\..\\secret'], /outside the workspace/],
@@ -215,7 +216,7 @@ describe('riskyArgument', () => {
     for (const [rule, argument] of [
       ['git log', '--oneline'], ['git log', '-1'], ['git log', '--format=--output=x'], ['git log', '--'], ['git log', '-'], ['git log', 'src/output'], ['git log', '--no-ext-diffs'],
       ['npm test', '--grep'], ['npm test', '--silent'], ['go test', '-count=1'], ['go test', '-cover'], ['go test', '-v'], ['make check', '-j4'], ['make check', '--keep-going'],
-      ['rg x', '--pretty'], ['rg x', '-n'], ['rg x', '-e'], ['grep x', '-rn'], ['git status', '--porcelain'], ['cargo test', '--release'], ['go test', '-a'],
+      ['rg x', '--pretty'], ['rg x', '-n'], ['rg x', '-e'], ['grep x', '-n'], ['grep x', '-il'], ['git status', '--porcelain'], ['cargo test', '--release'], ['go test', '-a'],
       ['go test', '-'], ['deno test', '--abc'], ['make check', '--jobs=4'], ['tool check', 'NAME=value'], ['npm test', 'NAME=value'],
     ]) {
       assert.equal(risky(rule ?? '', argument ?? ''), undefined, `${rule} ${argument}`);
