@@ -29,11 +29,24 @@ const gradle: DefiningFiles = {
 // What git reads as a repository's configuration: everything under a `.git` folder (or where a `.git` file points), `.gitmodules`,
 // and the files that make any folder a repository git finds by itself (`HEAD`, `config`, `commondir` beside `objects/` and `refs/`),
 // whose `config` can name a program git runs (`core.fsmonitor`, filters, hooks).
-// The hooks folders that `core.hooksPath` names most often (an outside attack ran a step-edited `.githooks/pre-commit`); another
-// one a repository's configuration names is not known here.
+// Hooks: git runs a hook by its name from whichever folder `core.hooksPath` names (a repository's own configuration, or the user's
+// for every repository), so a file of a hook's name counts in any folder (an outside attack ran a step-edited `.githooks/pre-commit`;
+// `tools/hooks/pre-commit` under a repository's own hooksPath ran the same way). Any git command may run one: `git status` and
+// `git add` write the index, which runs post-index-change. The folders hook managers keep their hooks in, and their configuration,
+// which names the commands their installed hooks run (pre-commit's `.pre-commit-config.yaml`, lefthook's `lefthook.yml`).
+const gitHooks = [
+  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit',
+  'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update', 'proc-receive', 'post-receive', 'post-update',
+  'reference-transaction', 'push-to-checkout', 'pre-auto-gc', 'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman', 'post-index-change',
+  'p4-changelist', 'p4-prepare-changelist', 'p4-post-changelist', 'p4-pre-submit',
+];
+const hookManagers = [
+  '.husky/', '.githooks/', '.hooks/', '.lefthook/', '.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml',
+  'lefthook-local.yml', 'lefthook-local.yaml', '.lefthook-local.yml', '.lefthook-local.yaml',
+];
 const git: DefiningFiles = {
-  up: ['.gitconfig', '.husky/', '.githooks/', '.hooks/'],
-  anywhere: ['.gitattributes', '.gitmodules', '.git', '.git/', 'HEAD', 'config', 'config.worktree', 'commondir'],
+  up: ['.gitconfig', ...hookManagers],
+  anywhere: ['.gitattributes', '.gitmodules', '.git', '.git/', 'HEAD', 'config', 'config.worktree', 'commondir', ...gitHooks],
 };
 const make: DefiningFiles = { here: ['Makefile', 'makefile', 'GNUmakefile'] };
 const maven: DefiningFiles = { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] };

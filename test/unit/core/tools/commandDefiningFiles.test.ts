@@ -147,7 +147,18 @@ const promised: Record<string, { here?: string[]; up?: string[]; anywhere?: stri
   make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
   gmake: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
   ninja: { here: ['build.ninja'] },
-  git: { up: ['.gitconfig', '.husky/pre-commit', '.githooks/pre-commit', '.hooks/pre-push'], anywhere: ['.gitattributes', '.gitmodules', '.git', 'HEAD', 'config', 'config.worktree', 'commondir'] },
+  git: {
+    up: [
+      '.gitconfig', '.husky/_/h', '.githooks/x.sh', '.hooks/x', '.lefthook/pre-push/check.sh', '.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml',
+      '.lefthook.yaml', 'lefthook-local.yml', 'lefthook-local.yaml', '.lefthook-local.yml', '.lefthook-local.yaml',
+    ],
+    anywhere: [
+      '.gitattributes', '.gitmodules', '.git', 'HEAD', 'config', 'config.worktree', 'commondir', 'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit',
+      'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update',
+      'proc-receive', 'post-receive', 'post-update', 'reference-transaction', 'push-to-checkout', 'pre-auto-gc', 'post-rewrite', 'sendemail-validate',
+      'fsmonitor-watchman', 'post-index-change', 'p4-changelist', 'p4-prepare-changelist', 'p4-post-changelist', 'p4-pre-submit',
+    ],
+  },
   pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },
   tox: { up: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },
   cargo: { up: ['.cargo/config.toml', '.cargo/config', 'rust-toolchain', 'rust-toolchain.toml'], anywhere: ['Cargo.toml', 'build.rs'] },
@@ -192,7 +203,7 @@ describe('changedDefiningFiles, per program', () => {
         assert.deepEqual(await found([program], [`Q/${name.toUpperCase()}`]), [`Q/${name.toUpperCase()}`], `${program}: ${name} without case`);
       }
       // git reads a `config` in any folder (one with a HEAD is a repository), so cargo's `.cargo/config` too.
-      const others = everyFile.filter((name) => !own.has(name) && !(program === 'git' && (/^\.(husky|githooks|hooks)\//.test(name) || name.endsWith('/config'))) && !sameFiles(program, name));
+      const others = everyFile.filter((name) => !own.has(name) && !(program === 'git' && (/^\.(husky|githooks|hooks|lefthook)\//.test(name) || name.endsWith('/config'))) && !sameFiles(program, name));
       assert.deepEqual(await found([program], others), [], `${program} asks for no other program's files`);
     });
   }
@@ -207,6 +218,22 @@ describe('changedDefiningFiles, per program', () => {
     assert.deepEqual(await found(['git', 'status'], [...underGit, 'x.git/f', 'a/.gitx/f', 'a/.git.bak', 'src/headers.c']), underGit);
     assert.deepEqual(await found(['npx', 'git'], ['evil/config']), ['evil/config'], 'also when a runner starts git');
     assert.deepEqual(await found(['npm', 'test'], ['evil/HEAD', 'evil/config', '.git/config']), [], 'other programs do not read them');
+  });
+
+  it("attack: a hook a step wrote runs under an allowed git command wherever core.hooksPath points, and so does a hook manager's configuration", async () => {
+    // A repository whose own configuration says `core.hooksPath = tools/hooks`: a step writes tools/hooks/pre-commit, and an allowed
+    // `git commit` ran it. git status and git add write the index, which runs post-index-change.
+    assert.deepEqual(await found(['git', 'commit', '-m', 'x'], ['tools/hooks/pre-commit', 'tools/hooks/readme.md']), ['tools/hooks/pre-commit']);
+    assert.deepEqual(await found(['git', 'status'], ['ci/git-hooks/post-index-change']), ['ci/git-hooks/post-index-change']);
+    assert.deepEqual(await found(['git', 'push'], ['scripts/hooks/pre-push'], 'src'), ['scripts/hooks/pre-push'], 'from any working folder');
+    // pre-commit's installed hook runs what .pre-commit-config.yaml names (`entry: sh -c …` of a local hook); lefthook's, what lefthook.yml names.
+    assert.deepEqual(await found(['git', 'commit'], ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook/pre-commit/lint.sh']), [
+      '.pre-commit-config.yaml',
+      'lefthook.yml',
+      '.lefthook/pre-commit/lint.sh',
+    ]);
+    assert.deepEqual(await found(['git', 'commit'], ['src/pre-commit.ts', 'docs/commit-msg.md', 'pre-commit-hook']), [], 'only a hook of that very name');
+    assert.deepEqual(await found(['npm', 'test'], ['tools/hooks/pre-commit', '.pre-commit-config.yaml']), [], 'other programs run no hooks');
   });
 
   it('a folder that stands for every file under it counts in the working folder and above, not below or beside, and without case', async () => {
