@@ -20,6 +20,7 @@ import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
 import { outputPercentReader } from './outputPercent';
 import { helperLookup } from './programHelpers';
+import { withoutPrivateKeys } from '../workspace/credentialFiles';
 
 /** Defaults and limits of `run_command`: milliseconds and bytes. */
 export const commandDefaults = { timeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputBytes: 64 * 1024, maxOutputLimit: 1024 * 1024 } as const;
@@ -153,7 +154,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     ctx.progress?.(running);
     // The program's own percentage in its output (pytest, a progress bar) is the step's; otherwise it stays unknown.
     const percentIn = outputPercentReader();
-    const result = await runner
+    const ran = await runner
       .run(
         {
           argv: input.argv,
@@ -183,6 +184,8 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
         throw new StepFailure(`${errorMessage(error)}${failure.diagnosis === undefined ? '' : ` ${failure.diagnosis}`}`, failure.transient, failure.notRetried);
       });
     signal.throwIfAborted();
+    // What the command printed goes to the model; a private key in it does not (a key file a search went through, a key pasted into a config).
+    const result = { ...ran, stdout: withoutPrivateKeys(ran.stdout), stderr: withoutPrivateKeys(ran.stderr) };
     if (!input.allowFailure && (result.timedOut || result.exitCode !== 0)) {
       const how = result.timedOut
         ? `timed out after ${timeoutMs} ms and was killed`

@@ -82,5 +82,34 @@ export function holdsPrivateKey(text: string): boolean {
   return privateKeyBlock.test(text);
 }
 
+// A key's block from its first line to its last, or to the end of the text when its last line is not there (output cut short); what
+// comes between may be anything (a search's `file:` before each line, a JSON string's `\n`).
+const privateKeySpan = new RegExp(
+  [
+    String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)`,
+    String.raw`PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: *[0-9a-fA-F]+|$)`,
+  ].join('|'),
+  'g',
+);
+
+const privateKeyEnd = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+
+/** What stands in a text for a private key `withoutPrivateKeys` took out. */
+export const withheldPrivateKey = '[a private key: kept from the model]';
+
+/**
+ * `text` with every private key `holdsPrivateKey` finds replaced by `withheldPrivateKey`, from its first line to its last (to the
+ * end of `text` when that is missing, from the start of `text` when only its last is there), and the rest as it was: a
+ * command's output reaches the model as a file a tool reads does (`cat config/dev.yaml`, `rg '' .` over a `server.key`).
+ */
+export function withoutPrivateKeys(text: string): string {
+  const kept = holdsPrivateKey(text) ? text.replace(privateKeySpan, withheldPrivateKey) : text;
+  // A key's last line with no first line left before it: the middle of long output was dropped from inside the key, and
+  // everything before its last line goes.
+  let orphanEnd: RegExpExecArray | null = null;
+  for (const found of kept.matchAll(privateKeyEnd)) orphanEnd = found;
+  return orphanEnd === null ? kept : `${withheldPrivateKey}${kept.slice(orphanEnd.index + orphanEnd[0].length)}`;
+}
+
 /** Why a tool does not give a model a file that `holdsPrivateKey`, in the words of `withheldReason`. */
 export const privateKeyReason = 'it holds a private key, and tools do not read it: what a tool reads goes to the model';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { holdsPrivateKey, isCredentialFile, privateKeyReason } from '../../../../src/core/workspace/credentialFiles';
+import { holdsPrivateKey, isCredentialFile, privateKeyReason, withheldPrivateKey, withoutPrivateKeys } from '../../../../src/core/workspace/credentialFiles';
 
 describe('isCredentialFile', () => {
   const credentials = [
@@ -69,6 +69,31 @@ describe('holdsPrivateKey', () => {
       '',
     ]) {
       assert.equal(holdsPrivateKey(text), false, text);
+    }
+  });
+});
+
+describe('withoutPrivateKeys', () => {
+  const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC';
+  const pem = (kind: string) => `-----BEGIN ${kind}-----\n${body}\n-----END ${kind}-----`;
+
+  it('takes out each key from its first line to its last, whatever its form, and keeps the rest', () => {
+    for (const kind of ['PRIVATE KEY', 'RSA PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'EC PRIVATE KEY', 'PGP PRIVATE KEY BLOCK']) {
+      assert.equal(withoutPrivateKeys(`before\n${pem(kind)}\nafter`), `before\n${withheldPrivateKey}\nafter`, kind);
+    }
+    assert.equal(withoutPrivateKeys(`a ${pem('PRIVATE KEY')} b ${pem('EC PRIVATE KEY')} c`), `a ${withheldPrivateKey} b ${withheldPrivateKey} c`);
+    const putty = `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n${body}\nPrivate-MAC: 0a1b2c\nnext`;
+    assert.equal(withoutPrivateKeys(putty), `${withheldPrivateKey}\nnext`);
+  });
+
+  it('takes out a key cut short: to the end when its last line is missing, from the start when only its last line is left', () => {
+    assert.equal(withoutPrivateKeys(`head\n-----BEGIN PRIVATE KEY-----\n${body}`), `head\n${withheldPrivateKey}`);
+    assert.equal(withoutPrivateKeys(`…(output cut)…\n${body}\n-----END PRIVATE KEY-----\ntail`), `${withheldPrivateKey}\ntail`);
+  });
+
+  it('leaves a text with no private key as it was: certificates, public keys, words about keys', () => {
+    for (const text of ['', pem('CERTIFICATE'), pem('PUBLIC KEY'), 'ssh-ed25519 AAAAC3Nza user@host', 'the PRIVATE KEY----- is in the vault']) {
+      assert.equal(withoutPrivateKeys(text), text);
     }
   });
 });
