@@ -348,7 +348,27 @@ const byProgram: Readonly<Record<string, ProgramRisks>> = {
  * package managers and interpreters, and the rest `byProgram` (its name as `programName` gives it, or with its
  * subcommand: `git clone`).
  */
+/**
+ * Long options a program has as whole options of its own, by program as `byProgram` is keyed: an argument naming one exactly is that
+ * option, never an abbreviation of a longer one in a table (git's parser and getopt take an exact name first). Without them
+ * `git diff --cached` asked as an abbreviation of `--cache-dir`. Written as the tables are, lower case with dashes; a table's own
+ * entry of the same name still asks.
+ */
+const wholeOptions: Readonly<Record<string, readonly string[]>> = {
+  'git diff': ['cached', 'text'],
+  'git log': ['text'],
+  'git show': ['text'],
+  'git grep': ['cached', 'text'],
+  'git rm': ['cached'],
+  'git ls-files': ['cached'],
+  'git submodule': ['cached'],
+  rg: ['files'],
+  cargo: ['test', 'bench', 'example'],
+  pytest: ['co'],
+};
+
 export const programRisks = {
+  wholeOptions,
   every: everyProgram,
   testRunners,
   linters,

@@ -137,8 +137,9 @@ export function riskyArgument(
   const singleDash = risks.some((risk) => risk.singleDash === true);
   const targets = furtherTargets(words, further, name);
   const ruleOptions = words.slice(1).flatMap((word) => optionKeys(word, singleDash));
+  const whole = new Set(names.flatMap((named) => programRisks.wholeOptions[named] ?? []).map((option) => option.replace(/-/g, '')));
   for (const [index, argument] of further.entries()) {
-    const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash));
+    const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash, whole));
     if (risk !== undefined) return { argument, why: risk.why };
     if (repeatsOption(argument, ruleOptions, singleDash)) {
       return { argument, why: 'sets again an option the rule\'s own words set (it can undo what the rule fixed)' };
@@ -200,7 +201,8 @@ function repeatsOption(argument: string, ruleOptions: readonly string[], singleD
   return optionKeys(argument, singleDash).some((key) => ruleOptions.some((option) => option === key || (key.startsWith('--') && option.startsWith(key))));
 }
 
-function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): boolean {
+/** `whole`: the program's own whole options (`programRisks.wholeOptions`, dashes dropped), never taken for abbreviations. */
+function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean, whole: ReadonlySet<string>): boolean {
   if (risks.values?.test(argument) === true) return true;
   if (argument.startsWith('@') && risks.responseFiles === true) return true;
   if (!argument.startsWith('-')) return risks.assignments === true && argument.includes('=');
@@ -223,8 +225,9 @@ function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): bo
       risks.long?.some((option) => {
         const named = option.replace(/-/g, '');
         // Options of one dash are never abbreviated: `go test -a` is not `-autocorrect`.
-        if (named.endsWith('*')) return given.startsWith(named.slice(0, -1)) || (!singleDash && named.startsWith(given));
-        return singleDash ? given === named : named.startsWith(given);
+        const abbreviates = !singleDash && !whole.has(given) && named.startsWith(given);
+        if (named.endsWith('*')) return given.startsWith(named.slice(0, -1)) || abbreviates;
+        return given === named || abbreviates;
       }) === true,
   );
 }

@@ -225,6 +225,22 @@ describe('riskyArgument', () => {
     assert.equal(riskyArgument(['git', 'clone'], ['-u', 'x'], name)?.why, 'runs another program or installs hooks from elsewhere');
     assert.equal(riskyArgument(['make'], ['-C', 'x'], (word) => word.toUpperCase()), undefined, 'the program is found by the name given');
   });
+
+  it("takes a program's own whole option for itself, not for an abbreviation of a longer one: git diff --cached is no --cache-dir", () => {
+    for (const [rule, argument] of [
+      ['git diff', '--cached'], ['git diff', '--text'], ['git grep', '--cached'], ['git rm', '--cached'], ['git ls-files', '--cached'], ['git log', '--text'],
+      ['rg x', '--files'], ['cargo test', '--test=integration'], ['cargo test', '--bench'], ['pytest', '--co'],
+    ]) {
+      assert.equal(risky(rule ?? '', argument ?? ''), undefined, `${rule} ${argument}`);
+    }
+    // Where the program has no such option of its own, the word is still an abbreviation, and asks.
+    assert.match(risky('git cat-file', '--text') ?? '', /runs another program/, 'git cat-file has --textconv and no --text');
+    assert.match(risky('mypy', '--cached') ?? '', /writes files/, "mypy's --cache-dir");
+    // Whole options of one program are not another's: a table's own entry of the same name, or a longer spelling, still asks.
+    assert.match(risky('git diff', '--textconv') ?? '', /runs another program/);
+    assert.match(risky('git diff', '--cache-dir=x') ?? '', /writes files/);
+    assert.match(risky('git status', '--cached') ?? '', /writes files/, 'only the subcommands that have --cached');
+  });
 });
 
 // An outside attacker's finds (2026-12-02): under each rule the argument ran another program (a shell, an editor, gpg, a browser,
