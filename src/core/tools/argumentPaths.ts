@@ -13,10 +13,31 @@ const maxLooked = 64;
  * outside attack printed them under "git show ..."). Options without a value (`-v`, `--fix`) name none.
  */
 function namedPaths(argument: string): string[] {
-  const parts = argument.startsWith('-') ? argument.split(/[=,]/).slice(1) : argument.split(/[=,]/);
-  const named = parts.map((part) => (part.startsWith('@') ? part.slice(1) : part)).flatMap((part) => [part, part.slice(part.lastIndexOf(':') + 1)]);
-  return [...new Set(named)].filter((part) => /^\S+$/.test(part));
+  const parts = argument.startsWith('-') ? [...argument.split(/[=,]/).slice(1), ...shortValues(argument)] : argument.split(/[=,]/);
+  // Before a `:` too: Windows opens a file's data stream by its name and the stream's (`.env::$DATA` is `.env`).
+  const named = parts
+    .map((part) => (part.startsWith('@') ? part.slice(1) : part))
+    .flatMap((part) => [part, part.slice(part.lastIndexOf(':') + 1), part.slice(0, Math.max(part.indexOf(':'), 0))]);
+  // Each name of a path may end in spaces, which Windows drops (`.env ` and `.ssh /id_rsa` open `.env` and `.ssh/id_rsa` there);
+  // a space inside a name names no file looked for.
+  return [...new Set(named)].filter((part) => /\S/.test(part) && part.split(/[/\\]/).every((name) => /^\S* *$/.test(name)));
 }
+
+/**
+ * What a cluster of short options may take as a value glued to its last letter: everything after each of its leading letters
+ * and digits (`-f.env` and `-nf.env` are grep's `-f .env`, `-X.env` diff's, `-L:main:.env` git log's; an outside attack
+ * printed them). A long option (`--x`) glues none. Of a long cluster, after its first and its last `maxGlued` letters only,
+ * so a word costs a bounded number of looks: a kept name is short, or ends as its own ending does (`….env`).
+ */
+function shortValues(argument: string): string[] {
+  if (argument.startsWith('--')) return [];
+  const letters = (/^-[a-z\d]*/i.exec(argument)?.[0].length ?? 1) - 1;
+  const starts = Array.from({ length: letters }, (_, index) => index + 2).filter((start) => start < maxGlued + 2 || start > letters + 1 - maxGlued);
+  return starts.map((start) => argument.slice(start)).filter((value) => value !== '');
+}
+
+/** How many letters at each end of a cluster of short options `shortValues` looks after. */
+const maxGlued = 64;
 
 /**
  * Why an allow rule does not cover a command whose words are all allowed: an argument names a path of the workspace

@@ -133,7 +133,8 @@ const make: ProgramRisks = {
 };
 
 // Per program (its name as `programName` gives it), and per program and subcommand (`git clone`).
-const byProgram: Readonly<Record<string, ProgramRisks>> = {
+// A program's options that do different things are given as a list, each with its own words.
+const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>> = {
   git: {
     long: [
       'output-directory', 'upload-pack', 'receive-pack', 'ext-diff', 'textconv', 'open-files-in-pager', 'exec-path', 'git-dir', 'work-tree',
@@ -179,13 +180,17 @@ const byProgram: Readonly<Record<string, ProgramRisks>> = {
   vitest: testRunners,
   mocha: testRunners,
   // `--hostname-bin` names a program ripgrep runs to learn the host name for its hyperlinks. Hidden and ignored files (`-u`,
-  // `--hidden`, `-.`, `--no-ignore`) hold what tools keep from the model: `rg -uu ''` under `rg ...` printed .env to it.
-  rg: {
-    long: ['pre-glob', 'hostname-bin', 'hidden', 'no-ignore*', 'unrestricted'],
-    short: 'u',
-    values: /^-\.$/,
-    why: 'runs another program on each file or for its links, or reads hidden and ignored files (.env) that tools keep from the model',
-  },
+  // `--hidden`, `-.`, also in a cluster: `-n.`, `--no-ignore`) hold what tools keep from the model: `rg -uu ''` under `rg ...`
+  // printed .env to it. `-z` runs decompression programs, and `-L` follows the workspace's links out of it (an outside attack).
+  rg: [
+    {
+      long: ['pre-glob', 'hostname-bin', 'hidden', 'no-ignore*', 'unrestricted'],
+      short: 'u',
+      values: /^-\w*\./,
+      why: 'runs another program on each file or for its links, or reads hidden and ignored files (.env) that tools keep from the model',
+    },
+    { long: ['search-zip', 'follow'], short: 'zL', why: 'runs decompression programs, or follows links out of the workspace' },
+  ],
   // What recurses reads every file of a folder, the ones tools keep from the model too (`grep -r '' .` printed .env to it), and
   // `-R` follows the folder's links out of the workspace.
   grep: {
@@ -198,10 +203,22 @@ const byProgram: Readonly<Record<string, ProgramRisks>> = {
   // sort compresses its temporary files with the program named (`sort -S 1K --compress-program=sh data.txt` ran each line of data.txt).
   sort: { long: ['compress-program'], short: '', why: runsAnother },
   sdiff: { long: ['diff-program'], short: '', why: runsAnother },
-  // diff3 (named `diff`, without its number) runs the program named to compare.
-  diff: { long: ['diff-program'], short: '', why: runsAnother },
+  // diff3 (named `diff`, without its number) runs the program named to compare. Given folders, `-r` reads every file in them and
+  // `-N`/`-P` print whole each file only one of them has (`diff -N empty .` printed .env: an outside attack).
+  diff: [
+    { long: ['diff-program'], short: '', why: runsAnother },
+    {
+      long: ['recursive', 'new-file', 'unidirectional-new-file'],
+      short: 'rNP',
+      why: 'prints every file of a folder, the ones tools keep from the model (.env) too',
+    },
+  ],
   // A word starting with `+` is a command less runs at start, and `+!cmd` runs a shell command.
-  less: { short: '', values: /^\+/, why: runsAnother },
+  // `-o`/`-O` (`--log-file`) copy the file shown to the file named, and a lesskey file sets the commands and environment less runs.
+  less: [
+    { short: '', values: /^\+/, why: runsAnother },
+    { long: ['log-file', 'lesskey*'], short: 'oOk', why: 'writes files or reads other configuration' },
+  ],
   // pip's `--python` runs pip again under the interpreter named; `--log` writes where it says.
   pip: { long: ['python', 'log*'], short: '', why: 'runs another program or writes files' },
   // `-H`/`--html` opens a browser (the one named, or $BROWSER); `-C` reads another configuration file, `-P` names the pager.
@@ -220,8 +237,12 @@ const byProgram: Readonly<Record<string, ProgramRisks>> = {
   gmake: make,
   // `-f` another build file, `-C` another folder, `-t` a tool (`-t clean` deletes outputs): an outside attack ran another file's commands.
   ninja: { short: 'Cft', why: 'reads another build file or runs one of its tools' },
-  // `-C` compiles a magic file, writing it beside the one named (an outside attack wrote `mymagic.mgc`).
-  file: { short: 'C', why: 'writes files' },
+  // `-C` compiles a magic file, writing it beside the one named (an outside attack wrote `mymagic.mgc`); `-f` reads the names of
+  // the files to look at from a file, as `--files-from` does.
+  file: [
+    { short: 'C', why: 'writes files' },
+    { short: 'f', why: 'reads the names of the files to look at from a file' },
+  ],
   // `--logfile` is the test harness's, after `--`.
   cargo: {
     // `cargo clippy --fix` rewrites the sources (an outside attack).
@@ -272,7 +293,15 @@ const byProgram: Readonly<Record<string, ProgramRisks>> = {
   markdownlint: { long: ['rules'], short: 'cr', why: 'loads code or reads other configuration' },
   stylelint: { long: ['custom-formatter', 'custom-syntax', 'config-basedir'], short: '', why: 'loads code or reads other configuration' },
   ruff: { long: ['add-noqa'], short: '', why: 'changes files' },
-  yq: { short: 'i', why: 'changes files' },
+  // A yq expression reads any file (`load("/etc/passwd")`), and `-s` writes one file per document; a jq module or data file is
+  // searched where the program says (`import "creds" as $c {search: "~/.config"}` printed a file outside: an outside attack).
+  yq: [
+    { short: 'i', why: 'changes files' },
+    { long: ['split-exp'], short: 's', values: /\bload\w*\s*\(/, why: 'writes files, or reads files anywhere' },
+  ],
+  jq: { short: '', values: /\b(?:import|include)\s*"|\bmodulemeta\b/, why: 'reads modules and data files anywhere' },
+  // `-R` runs tree again in each folder, writing a `00Tree.html` there.
+  tree: { short: 'R', why: 'writes files' },
   // phpunit's bootstrap is PHP run first, `-d` sets PHP's settings (`auto_prepend_file`), and its logs and reports go where they say.
   phpunit: {
     long: [
@@ -367,8 +396,16 @@ const wholeOptions: Readonly<Record<string, readonly string[]>> = {
   pytest: ['co'],
 };
 
+/**
+ * Letters of every program's table (`-o`, an output file) that a program has as an option of its own writing nothing, by its name or its
+ * name and subcommand (never another word of the rule): grep's and ripgrep's `-o` print only what matched, `git ls-files -o` lists
+ * untracked files. Without them `grep -o foo file.ts` asked.
+ */
+const ownLetters: Readonly<Record<string, string>> = { grep: 'o', rg: 'o', 'git grep': 'o', 'git ls-files': 'o' };
+
 export const programRisks = {
   wholeOptions,
+  ownLetters,
   every: everyProgram,
   testRunners,
   linters,

@@ -133,7 +133,10 @@ export function riskyArgument(
   const risks = names.flatMap((named) => programRisks.byProgram[named] ?? []);
   if (names.some((named) => interpreters.has(named))) risks.push(programRisks.interpreter, programRisks.testRunners);
   if (risks.includes(programRisks.packageManagers)) risks.push(programRisks.testRunners, programRisks.linters);
-  risks.push(programRisks.every);
+  // The program's own harmless letters are no longer every program's (`grep -o`): looked up by its name only, never another word's.
+  const own = [names[0], names.at(-1)].map((named) => (named === undefined ? '' : (programRisks.ownLetters[named] ?? ''))).join('');
+  const every = programRisks.every;
+  risks.push(own === '' ? every : { ...every, short: [...every.short].filter((letter) => !own.includes(letter)).join('') });
   const singleDash = risks.some((risk) => risk.singleDash === true);
   const targets = furtherTargets(words, further, name);
   const ruleOptions = words.slice(1).flatMap((word) => optionKeys(word, singleDash));
@@ -162,9 +165,10 @@ const upward = /[/\\]\.\.(?:[/\\]|$)/;
  */
 export function namesPathOutside(argument: string): boolean {
   if (upward.test(argument)) return true;
-  // What follows a cluster of short options (`-F/tmp/x`, `-I/usr/include`). Any other word stays as it is (a long option's
-  // keeps a dash in front), which adds no part the split below does not find.
-  const shortValue = argument.replace(/^-[a-z]*/i, '');
+  // What follows a cluster of short options (`-F/tmp/x`, `-I/usr/include`), digits being options too (grep's `-1f/tmp/x`
+  // is `-1 -f /tmp/x`: an outside attack). Any other word stays as it is (a long option's keeps a dash in front), which
+  // adds no part the split below does not find.
+  const shortValue = argument.replace(/^-[a-z\d]*/i, '');
   // A value after `:` (`-J-javaagent:/tmp/a.jar`, `-bl:/tmp/x`; not a URL's `://`), and a response file (`@/etc/passwd`).
   const parts = [...argument.split(/[=,]/), shortValue].flatMap((part) => part.split(/:(?!\/\/)/));
   return parts.some((part) => outsideStart.test(part.startsWith('@') ? part.slice(1) : part));
