@@ -93,6 +93,11 @@ export interface Checkpoint {
   seq: number;
   /** Workspace-relative path. */
   path: string;
+  /**
+   * Where `path` led through symbolic links when the change was made (workspace-relative), when that was elsewhere: Undo
+   * writes back through a link only while it still leads there. Absent in checkpoints written before it was kept.
+   */
+  resolvedPath?: string;
   operation: 'write' | 'edit' | 'delete' | 'createDirectory';
   before: FileVersion;
   /** `undefined` for an absent file (or a directory for `createDirectory`); else sha256 hex of the text written. */

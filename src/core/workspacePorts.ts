@@ -200,7 +200,10 @@ export interface RawDirectoryFs<Handle> {
   openFile(parent: Handle, name: string): Promise<RawFile | 'link' | 'missing'>;
   /** The entries of the directory `handle` holds (without `.` and `..`). */
   readDirectory(handle: Handle): Promise<{ name: string; type: RawEntryType }[]>;
-  /** Creates the new file `name` in `parent` with `text` (UTF-8); fails when something is there. `mode`: permission bits to give it, where kept. */
+  /**
+   * Creates the new file `name` in `parent` with `text` (UTF-8), on disk (synced) once it resolves, where the file system
+   * can tell; fails when something is there. `mode`: permission bits to give it, where kept.
+   */
   writeNewFile(parent: Handle, name: string, text: string, mode: number | undefined): Promise<void>;
   /** Renames `fromName` in `from` over `toName` in `to`, replacing a file there. */
   rename(from: Handle, fromName: string, to: Handle, toName: string): Promise<void>;

@@ -165,6 +165,9 @@ export function createNodeDirectoryFs(root: string, options: NodeDirectoryFsOpti
       try {
         await handle.writeFile(text, 'utf8');
         if (mode !== undefined) await handle.chmod(mode);
+        // On disk before it is renamed over a file: else a power loss can keep the rename and not the bytes, leaving an
+        // empty or cut file in place of the user's, neither version (an outside attack).
+        await handle.sync();
       } finally {
         await handle.close();
       }

@@ -10,15 +10,21 @@ import { diffArrays } from 'diff';
  * line the write leaves as it was keeps its own line end, and a new or changed line ends as most of
  * the file's lines do (the editor shows such a file in that one line end too); lines are told apart
  * by a line diff bounded at `maxLineEdits` edits, beyond which only the unchanged lines at the start
- * and the end keep theirs. A file of lone CR ends keeps them too. A new file (`current` undefined) or a file of a single line keeps
+ * and the end keep theirs. A file of lone CR ends keeps them too, and a lone CR beside CRLF or LF ends counts as a line
+ * end there (a file holding one is kept line by line, as a mixed one). A new file (`current` undefined) or a file of a single line keeps
  * `content` as given.
  */
 export function keepLineEnds(current: string | undefined, content: string): string {
   if (current === undefined) return content;
   const body = content.replace(/^\ufeff+/, '');
   const kind = lineEnds(current);
-  const end = uniformLineEnd(kind);
-  const ends = end !== undefined ? body.replace(/\r?\n/g, end) : kind === 'mixed' ? keepEachLineEnd(current.replace(/^\ufeff/, ''), body) : body;
+  // A lone CR beside CRLF or LF ends is a line end to the editor too (it shows the file in one line end): rewritten in the
+  // file's usual end, it changed bytes the diff showed as no change (an outside attack: `b\rc` written as `b\nc`). Such a
+  // file is kept line by line, as a mixed one is.
+  const strayCr = (kind === 'crlf' || kind === 'lf') && /\r(?!\n)/.test(current);
+  const end = strayCr ? undefined : uniformLineEnd(kind);
+  const ends =
+    end !== undefined ? body.replace(/\r?\n/g, end) : kind === 'mixed' || strayCr ? keepEachLineEnd(current.replace(/^\ufeff/, ''), body) : body;
   return keepByteOrderMark(current, ends);
 }
 
@@ -59,8 +65,9 @@ interface Lines {
   readonly ends: string[];
 }
 
+/** `text` as its lines, split where the editor splits them: at CRLF, LF and a lone CR. */
 function splitLines(text: string): Lines {
-  const parts = text.split(/(\r?\n)/);
+  const parts = text.split(/(\r\n|\r|\n)/);
   return { texts: parts.filter((_, index) => index % 2 === 0), ends: parts.filter((_, index) => index % 2 === 1) };
 }
 
@@ -68,9 +75,9 @@ function splitLines(text: string): Lines {
 function keepEachLineEnd(current: string, content: string): string {
   const old = splitLines(current);
   const next = splitLines(content);
-  const crlfCount = old.ends.filter((end) => end === '\r\n').length;
-  // As the editor picks the one line end it shows a mixed file in: CRLF when more than half the ends are.
-  const usual = crlfCount > old.ends.length / 2 ? '\r\n' : '\n';
+  const crCount = old.ends.filter((end) => end !== '\n').length;
+  // As the editor picks the one line end it shows a mixed file in: CRLF when more than half the ends are CRLF or a lone CR.
+  const usual = crCount > old.ends.length / 2 ? '\r\n' : '\n';
   /** The end of each line of `content`, by its index, where it is a line of `current` left as it was. */
   const kept = new Map<number, string>();
   const keep = (oldIndex: number, newIndex: number): void => {

@@ -126,7 +126,7 @@ async function changeLocked(
       }
     }
     try {
-      await applyRecorded(ctx, { path, operation, before: current, after: proposed }, signal, stayOn);
+      await applyRecorded(ctx, { path, operation, before: current, after: proposed, resolvedPath: input.resolvedPath }, signal, stayOn);
       if (proposed === undefined) ctx.seenVersions?.delete(path);
       // An edit of a version the step never saw tells it nothing of the rest: marked seen, a later write of the step
       // would drop what another step put there (an outside attack).

@@ -12,6 +12,8 @@ export interface RecordedChange {
   operation: 'write' | 'edit' | 'delete';
   before: FileVersion;
   after: string | undefined;
+  /** Where `path` led through symbolic links when the change was checked, when that differs from `path` (kept in its checkpoint). */
+  resolvedPath?: string;
 }
 
 /**
@@ -29,14 +31,23 @@ export async function applyRecorded(
   signal: AbortSignal,
   refuseTarget?: ChangeOptions['refuseTarget'],
 ): Promise<void> {
-  const { path, before, after } = change;
+  const { path, before, after, resolvedPath } = change;
   const store = ctx.checkpoints;
   // Stryker disable next-line ConditionalExpression,LogicalOperator: an existing file (or one deleted) has its folders; looking costs only stat calls, unused without a store, and a folder not made is settled abandoned.
   const folders = store && !before.exists && after !== undefined ? await missingFolders(ctx, path, signal) : [];
   const intents = store
     ? await recordIntents(store, [
         ...folders.map((folder) => folderIntent(ctx, folder)),
-        { runId: ctx.runId, stepId: ctx.stepId, path, operation: change.operation, before, afterSha256: after === undefined ? undefined : sha256(after) },
+        {
+          runId: ctx.runId,
+          stepId: ctx.stepId,
+          path,
+          // Kept so that Undo knows the link it is to write back through as the one the change went through.
+          ...(resolvedPath === undefined || resolvedPath === path ? {} : { resolvedPath }),
+          operation: change.operation,
+          before,
+          afterSha256: after === undefined ? undefined : sha256(after),
+        },
       ])
     : [];
   try {

@@ -137,7 +137,7 @@ export async function undoRun(
       if (await undoDirectory(workspace, checkpoint, report, signal)) await options.checkpoints.settle(checkpoint, 'undone');
       return;
     }
-    const current = await currentVersion(workspace, path, signal);
+    const current = await currentVersion(workspace, path, signal, checkpoint.resolvedPath);
     const version = typeof current === 'object' && 'exists' in current ? current : undefined;
     const currentHash = version?.exists ? version.sha256 : undefined;
     const beforeHash = checkpoint.before.exists ? checkpoint.before.sha256 : undefined;
@@ -251,10 +251,13 @@ const neverAborted = new AbortController().signal;
 type Current = FileVersion | 'directory' | 'not_utf8' | { refused: string };
 
 // Read as `readVersion` reads: strictly, so a byte a lenient decoding would lose (one that is not UTF-8) still counts.
-async function currentVersion(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<Current> {
+// `changedThrough`: where the path led when the run changed it (`Checkpoint.resolvedPath`).
+async function currentVersion(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined, changedThrough: string | undefined): Promise<Current> {
   try {
     const linkedTo = await fileLinkTarget(workspace, path, signal);
-    if (linkedTo !== undefined) return { refused: `it is now a link to ${linkedTo}` };
+    // A link the run changed the file through, still leading where it led then, is written back through: refused as a
+    // link, such a change could never be undone (an outside attack: an edit through `link.txt -> real.txt` kept by Undo).
+    if (linkedTo !== undefined && linkedTo !== changedThrough) return { refused: `it is now a link to ${linkedTo}` };
     return await readVersion({ workspace }, path, signal ?? neverAborted);
   } catch (error) {
     if (isWorkspaceError(error, 'is_directory')) return 'directory';

@@ -39,6 +39,15 @@ describe('keepLineEnds', () => {
     assert.equal(keepLineEnds('\ufeffa\r\nb\n', 'x\na\nb\n'), '\ufeffx\na\r\nb\n', 'with its byte order mark, a tie goes to LF');
   });
 
+  it('attack: keeps a lone CR beside LF or CRLF ends, which the editor shows as a line end (the diff showed no change)', () => {
+    // Each written with the lone CR as an LF or CRLF: bytes the diff showed unchanged, as the editor splits lines at a lone CR too.
+    assert.equal(keepLineEnds('a\nb\rc\n', 'a\nb\nc\nd\n'), 'a\nb\rc\nd\n');
+    assert.equal(keepLineEnds('a\r\nb\rc\r\n', 'a\nb\nc\nd\n'), 'a\r\nb\rc\r\nd\r\n');
+    assert.equal(keepLineEnds('a\nb\nc\r', 'a\nb\nc\nd\n'), 'a\nb\nc\rd\n', 'a last line ending in a lone CR');
+    assert.equal(keepLineEnds('a\nb\n\r', 'a\nb\n\nd\n'), 'a\nb\n\rd\n', 'a last line of only a CR');
+    assert.equal(keepLineEnds('a\r\nb\nmid\rc\r\n', 'a\nb\nmid\nc\nd\n'), 'a\r\nb\nmid\rc\r\nd\r\n', 'mixed: most ends CR or CRLF');
+  });
+
   it('in a mixed file rewritten beyond the diff\'s bound, still keeps the ends of its unchanged first and last lines', () => {
     const lines = Array.from({ length: maxLineEdits }, (_, index) => `line ${index}${index % 2 === 0 ? '\r\n' : '\n'}`);
     const current = `head\r\n${lines.join('')}tail\n`;
