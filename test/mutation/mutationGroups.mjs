@@ -83,6 +83,8 @@ export const mutationGroups = [
       'test/unit/core/engine/checkCommandConsent.test.ts',
       'test/unit/core/tools/commandAllowRules.attack.test.ts',
       'test/unit/core/tools/runCommandTool.attack.test.ts',
+      'test/unit/core/tools/furtherArgumentsAttacks.test.ts',
+      'test/unit/core/tools/furtherArgumentsAttacks.readOnly.test.ts',
     ],
   },
   {

@@ -26,17 +26,18 @@ function namedPaths(argument: string): string[] {
 /**
  * What a cluster of short options may take as a value glued to its last letter: everything after each of its leading letters
  * and digits (`-f.env` and `-nf.env` are grep's `-f .env`, `-X.env` diff's, `-L:main:.env` git log's; an outside attack
- * printed them). A long option (`--x`) glues none. Of a long cluster, after its first and its last `maxGlued` letters only,
- * so a word costs a bounded number of looks: a kept name is short, or ends as its own ending does (`….env`).
+ * printed them). A long option (`--x`) glues none. Of a long cluster, after its last `maxGlued` letters only, so a word costs a
+ * bounded number of looks: a kept name made of letters alone is short (`credentials`), and any other ends the cluster at its
+ * first other character (`.env`, `id_rsa`).
  */
 function shortValues(argument: string): string[] {
-  if (argument.startsWith('--')) return [];
+  // A long option (`--x`) matches no letter after its first dash: it glues none.
   const letters = (/^-[a-z\d]*/i.exec(argument)?.[0].length ?? 1) - 1;
-  const starts = Array.from({ length: letters }, (_, index) => index + 2).filter((start) => start < maxGlued + 2 || start > letters + 1 - maxGlued);
-  return starts.map((start) => argument.slice(start)).filter((value) => value !== '');
+  const first = Math.max(2, letters + 2 - maxGlued);
+  return Array.from({ length: letters + 2 - first }, (_, index) => argument.slice(first + index)).filter((value) => value !== '');
 }
 
-/** How many letters at each end of a cluster of short options `shortValues` looks after. */
+/** How many of the last letters of a cluster of short options `shortValues` looks after. */
 const maxGlued = 64;
 
 /**

@@ -76,3 +76,28 @@ describe('pathArgumentNotCovered', () => {
     );
   });
 });
+
+describe('pathArgumentNotCovered: a value glued to a cluster of short options', () => {
+  const kept = createMemoryWorkspace({ '.npmrc': 't', id_rsa: 'k', 'src/a.ts': 'a' });
+  const check = (args: string[], files = kept) => pathArgumentNotCovered(files, '', args, neverAborted);
+
+  it('attack: names a kept file glued after any letter or digit of the cluster (grep -f.npmrc, -nf.npmrc, -1fid_rsa read it)', async () => {
+    for (const argument of ['-f.npmrc', '-nf.npmrc', '-1f.npmrc', '-fid_rsa', '-rnfid_rsa', '-X.npmrc']) {
+      assert.match((await check([argument])) ?? '', /is a file tools keep from the model/, argument);
+    }
+  });
+
+  it('glues nothing to a long option or a lone dash, and names no file past what the cluster holds', async () => {
+    for (const argument of ['--f.npmrc', '--fid_rsa', '-', '-f', '-nsrc/a.ts', '-f.npmrcx', '-fid_rsa.pub']) {
+      assert.equal(await check([argument]), undefined, argument);
+    }
+  });
+
+  it('finds what follows the last letters of a cluster of ten thousand, and nothing in the letters themselves', async () => {
+    const many = 'n'.repeat(10_000);
+    assert.match((await check([`-${many}fid_rsa`])) ?? '', /id_rsa/);
+    assert.match((await check([`-${many}f.npmrc`])) ?? '', /\.npmrc/);
+    assert.equal(await check([`-${many}`]), undefined);
+    assert.equal(await check([`-${many}fcredentialsx`]), undefined, 'a name the cluster runs on past');
+  });
+});
