@@ -262,8 +262,10 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
   });
 
   it('times out a slow first byte and retries', async () => {
-    server.enqueue({ kind: 'message', content: 'late', delayMs: 2_000 }, { kind: 'message', content: 'prompt' });
-    const reply = await client({ timeoutMs: 150, initialBackoffMs: 10 }).chat({ messages: user, signal });
+    // The late reply would come long after the test (the server's close drops it); the time-out leaves a prompt reply two
+    // seconds (a clean clone's loaded machine took over 150 ms to answer the retry, which then timed out too).
+    server.enqueue({ kind: 'message', content: 'late', delayMs: 120_000 }, { kind: 'message', content: 'prompt' });
+    const reply = await client({ timeoutMs: 2_000, initialBackoffMs: 10 }).chat({ messages: user, signal });
     // Without the time-out the late reply would be the answer, after one request.
     assert.equal(reply.text, 'prompt');
     assert.equal(server.chatRequests.length, 2);
@@ -297,8 +299,9 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
   it('ends a reply that trickles in one byte at a time at the time limit, streamed or not, and retries it', async () => {
     for (const stream of [false, true]) {
       server.enqueue({ kind: 'drip', content: 'never finished in time', intervalMs: 40 }, { kind: 'message', content: 'whole' });
-      // 'never finished in time' takes over 200 bytes at 40 ms each: about 8 s without the limit.
-      const reply = await client({ timeoutMs: 400, silenceTimeoutMs: 300, initialBackoffMs: 1 }).chat({ messages: user, signal, stream });
+      // 'never finished in time' takes over 200 bytes at 40 ms each: about 8 s without the limit. The limit leaves the retry's
+      // prompt reply two seconds, as a loaded machine needs.
+      const reply = await client({ timeoutMs: 2_000, silenceTimeoutMs: 1_500, initialBackoffMs: 1 }).chat({ messages: user, signal, stream });
       assert.equal(reply.text, 'whole');
       assert.equal(server.chatRequests.length, stream ? 4 : 2);
     }
