@@ -378,34 +378,28 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
  * subcommand: `git clone`).
  */
 /**
- * Long options a program has as whole options of its own, by program as `byProgram` is keyed: an argument naming one exactly is that
- * option, never an abbreviation of a longer one in a table (git's parser and getopt take an exact name first). Without them
- * `git diff --cached` asked as an abbreviation of `--cache-dir`. Written as the tables are, lower case with dashes; a table's own
- * entry of the same name still asks.
+ * Options a program has of its own, by its name or its name and subcommand as `byProgram` is keyed (never another word of the
+ * rule): `long`, whole option names, never taken for an abbreviation of a longer one in a table (git's parser and getopt take an
+ * exact name first: `git diff --cached` asked as `--cache-dir`); `short`, letters of every program's table that this one has
+ * writing nothing (grep's and ripgrep's `-o` print only what matched, `git ls-files -o` lists untracked files). Written as the
+ * tables are, lower case with dashes; a program's own table entry of the same name still asks.
  */
-const wholeOptions: Readonly<Record<string, readonly string[]>> = {
-  'git diff': ['cached', 'text'],
-  'git log': ['text'],
-  'git show': ['text'],
-  'git grep': ['cached', 'text'],
-  'git rm': ['cached'],
-  'git ls-files': ['cached'],
-  'git submodule': ['cached'],
-  rg: ['files'],
-  cargo: ['test', 'bench', 'example'],
-  pytest: ['co'],
+const ownOptions: Readonly<Record<string, { long: readonly string[]; short: string }>> = {
+  'git diff': { long: ['cached', 'text'], short: '' },
+  'git log': { long: ['text'], short: '' },
+  'git show': { long: ['text'], short: '' },
+  'git grep': { long: ['cached', 'text'], short: 'o' },
+  'git rm': { long: ['cached'], short: '' },
+  'git ls-files': { long: ['cached'], short: 'o' },
+  'git submodule': { long: ['cached'], short: '' },
+  rg: { long: ['files'], short: 'o' },
+  grep: { long: [], short: 'o' },
+  cargo: { long: ['test', 'bench', 'example'], short: '' },
+  pytest: { long: ['co'], short: '' },
 };
 
-/**
- * Letters of every program's table (`-o`, an output file) that a program has as an option of its own writing nothing, by its name or its
- * name and subcommand (never another word of the rule): grep's and ripgrep's `-o` print only what matched, `git ls-files -o` lists
- * untracked files. Without them `grep -o foo file.ts` asked.
- */
-const ownLetters: Readonly<Record<string, string>> = { grep: 'o', rg: 'o', 'git grep': 'o', 'git ls-files': 'o' };
-
 export const programRisks = {
-  wholeOptions,
-  ownLetters,
+  ownOptions,
   every: everyProgram,
   testRunners,
   linters,

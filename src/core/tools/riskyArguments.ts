@@ -133,14 +133,15 @@ export function riskyArgument(
   const risks = names.flatMap((named) => programRisks.byProgram[named] ?? []);
   if (names.some((named) => interpreters.has(named))) risks.push(programRisks.interpreter, programRisks.testRunners);
   if (risks.includes(programRisks.packageManagers)) risks.push(programRisks.testRunners, programRisks.linters);
-  // The program's own harmless letters are no longer every program's (`grep -o`): looked up by its name only, never another word's.
-  const own = [names[0], names.at(-1)].map((named) => (named === undefined ? '' : (programRisks.ownLetters[named] ?? ''))).join('');
+  // The program's own options (`programRisks.ownOptions`), by its name and subcommand only, never another word's.
+  const own = [names[0], names.at(-1)].flatMap((named) => (named === undefined ? [] : (programRisks.ownOptions[named] ?? [])));
+  const ownLetters = own.map((options) => options.short).join('');
   const every = programRisks.every;
-  risks.push(own === '' ? every : { ...every, short: [...every.short].filter((letter) => !own.includes(letter)).join('') });
+  risks.push(ownLetters === '' ? every : { ...every, short: [...every.short].filter((letter) => !ownLetters.includes(letter)).join('') });
   const singleDash = risks.some((risk) => risk.singleDash === true);
   const targets = furtherTargets(words, further, name);
   const ruleOptions = words.slice(1).flatMap((word) => optionKeys(word, singleDash));
-  const whole = new Set(names.flatMap((named) => programRisks.wholeOptions[named] ?? []).map((option) => option.replace(/-/g, '')));
+  const whole = new Set(own.flatMap((options) => options.long).map((option) => option.replace(/-/g, '')));
   for (const [index, argument] of further.entries()) {
     const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash, whole));
     if (risk !== undefined) return { argument, why: risk.why };
@@ -205,7 +206,7 @@ function repeatsOption(argument: string, ruleOptions: readonly string[], singleD
   return optionKeys(argument, singleDash).some((key) => ruleOptions.some((option) => option === key || (key.startsWith('--') && option.startsWith(key))));
 }
 
-/** `whole`: the program's own whole options (`programRisks.wholeOptions`, dashes dropped), never taken for abbreviations. */
+/** `whole`: the program's own whole options (`programRisks.ownOptions`, dashes dropped), never taken for abbreviations. */
 function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean, whole: ReadonlySet<string>): boolean {
   if (risks.values?.test(argument) === true) return true;
   if (argument.startsWith('@') && risks.responseFiles === true) return true;
