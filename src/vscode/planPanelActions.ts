@@ -9,7 +9,7 @@ import type { RunUndo } from './runUndo';
 import { markManualStep } from './manualStepPrompts';
 import { showInformation } from './notifications';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
-import type { PanelActionHandlers } from './planPanel';
+import type { PanelActionHandlers, PlanPanel } from './planPanel';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { ExecutionEvent } from './executionEvent';
 import { errorMessage } from '../shared/errorMessage';
@@ -73,6 +73,8 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     regenerate: async ({ feedback }, panel) => {
       const { session } = panel;
       const plan = session.currentPlan();
+      // A second Regenerate (a stale page, a forged message) would ask the planner again and race the first.
+      if (session.isRegenerating()) return panel.notify('error', vscode.l10n.t('Regenerate is already under way: wait for its plan, then ask again.'));
       session.setRegenerateBlocked(deps.regenerateBlockedReason());
       const blocked = session.regenerateBlockedReason();
       if (!plan || blocked !== undefined) {
@@ -83,6 +85,8 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       panel.refresh();
       try {
         const next = await deps.regenerate(feedback, plan);
+        // The panel moved on meanwhile (closed, another plan shown, a run followed): the result would replace what it shows now.
+        if (panel.isDisposed || !session.awaitsRegenerated(plan)) return regeneratedTooLate(panel, next !== undefined);
         if (next) {
           const shown = session.setRegenerated(next, feedback);
           tree.setPlan(shown);
@@ -94,6 +98,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
           session.setRegenerating(false);
         }
       } catch (error) {
+        if (panel.isDisposed || !session.awaitsRegenerated(plan)) return regeneratedTooLate(panel, false);
         session.setRegenerating(false);
         panel.notify('error', vscode.l10n.t('Regenerating failed: {0}', errorMessage(error)));
       }
@@ -214,6 +219,13 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       vscode.commands.executeCommand('taskPlanner.runFromHere', key).then(undefined, (error: unknown) => panel.notify('error', errorMessage(error)));
     },
   };
+}
+
+/** A Regenerate that ended after the panel moved on: its plan (`made`) is not shown, and an open panel says so. */
+function regeneratedTooLate(panel: PlanPanel, made: boolean): void {
+  if (panel.isDisposed) return;
+  if (made) panel.notify('info', vscode.l10n.t('The regenerated plan was not shown: the panel shows another plan or a run now.'));
+  panel.refresh();
 }
 
 /** The prompt the run `runId` (the one the panel shows) waits on for `stepId`: a run waits on one request per step at a time. */

@@ -150,9 +150,22 @@ export class PanelSession {
     this.details = {};
   }
 
-  /** Marks the plan as being regenerated (Start is disabled meanwhile). */
+  /** Marks the plan as being regenerated (Start, edits and going back to a version are refused meanwhile). */
   setRegenerating(regenerating: boolean): void {
     this.regenerating = regenerating;
+  }
+
+  /** True while Regenerate is under way for the plan under review. */
+  isRegenerating(): boolean {
+    return this.regenerating;
+  }
+
+  /**
+   * Whether the plan Regenerate makes from `basis` may be shown now: the review still waits for it, on that very plan.
+   * Another plan shown for review or a run followed meanwhile is not replaced by it.
+   */
+  awaitsRegenerated(basis: Plan): boolean {
+    return this.regenerating && this.run === undefined && this.plan === basis;
   }
 
   /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */
@@ -206,6 +219,8 @@ export class PanelSession {
   applyEdit(edit: PanelEdit): { ok: true; plan: Plan } | { ok: false; error: string } {
     if (!this.plan) return { ok: false, error: 'There is no plan to edit.' };
     if (this.run) return { ok: false, error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.' };
+    // The regenerated plan is made from the plan as it was: an edit meanwhile would be replaced without a word.
+    if (this.regenerating) return { ok: false, error: 'Wait until Regenerate is done, then edit the plan it shows.' };
     const previous = this.plan;
     const result = editPlan(previous, toPlanEdit(edit), this.validationOptions());
     if (!result.ok) return result;
@@ -243,6 +258,8 @@ export class PanelSession {
   showRun(state: RunState, live: boolean): void {
     this.run = state;
     this.following = live;
+    // A Regenerate under way no longer has a review to show its plan in.
+    this.regenerating = false;
     this.details = {};
     this.outputSeq = 0;
     this.tails = {};
