@@ -1,6 +1,7 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { chmod, lstat, rename, rm, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
-import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { exportTaskFile, importTaskFile, sniffTaskFormat, type ImportedTaskFile } from '../core/interop/importTaskFile';
 import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat } from '../core/interop/interopFormats';
 import type { Plan } from '../core/plan/planSchema';
@@ -200,10 +201,19 @@ async function emit(text: string, out: string | undefined, io: CliIo): Promise<v
     return;
   }
   // A file of that name is replaced, and said to be (a newcomer overwrote a file of their own and was told "Wrote").
-  const replaced = await stat(out).then((found) => found.isFile(), () => false);
+  const found = await lstat(out).catch(() => undefined);
+  // A repository's committed `tasks.md -> ~/.bashrc` had the export written over the file it led to, outside (attack).
+  if (found?.isSymbolicLink()) throw new UsageError(`--out ${out} is a link; name the file itself, not a link to it. Nothing was written.`);
+  const replaced = found?.isFile() === true;
+  // Written beside it, then renamed over it: a file of several names (a hard link to one outside) keeps its other names' content.
+  const temporary = join(dirname(out), `.${basename(out)}.${randomUUID().slice(0, 8)}.tmp`);
   try {
-    await writeFile(out, text, 'utf8');
+    await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
+    // The file replaced keeps its permissions (a shared or executable file stays so).
+    if (found?.isFile() === true) await chmod(temporary, found.mode & 0o7777);
+    await rename(temporary, out);
   } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
     throw new UsageError(`Cannot write ${out}: ${errorMessage(error)}`);
   }
   io.err(replaced ? `Replaced ${out}, which was there before (its earlier content is gone).` : `Wrote ${out}.`);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { shownSuggestion } from './shownText';
+import { shownSuggestion, withoutIcons } from './shownText';
 
 /** A QuickPick row: a model's suggestion (its `answer`, shown escaped), or the picker's own first row, which answers what is typed. */
 interface AnswerItem extends vscode.QuickPickItem {
@@ -23,6 +23,8 @@ export function pickAnswer(
     if (suggestions.some((item) => item.label === label)) continue;
     suggestions.push({ label, description: vscode.l10n.t('suggested by the model'), answer: suggestion });
   }
+  // A row's detail renders `$(icon)`, the placeholder does not: the question shown under a row has its icons as typed.
+  const detail = withoutIcons(question.placeholder);
   const typeYours: AnswerItem = {
     label:
       suggestions.length > 0
@@ -31,7 +33,7 @@ export function pickAnswer(
     answer: undefined,
     alwaysShow: true,
     // The question under the row as well: the placeholder goes as soon as one types (a newcomer lost it mid-answer).
-    detail: question.placeholder,
+    detail,
   };
   const picker = vscode.window.createQuickPick<AnswerItem>();
   picker.title = question.title;
@@ -47,7 +49,7 @@ export function pickAnswer(
             {
               label: shownSuggestion(typed, 1_000),
               description: vscode.l10n.t('your answer'),
-              detail: question.placeholder,
+              detail,
               answer: undefined,
               alwaysShow: true,
             },

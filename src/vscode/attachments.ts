@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Attachment } from '../core/plan/planSchema';
+import { withheldReason } from '../core/tools/withheldFiles';
 
 const imageExtensions = /\.(png|jpe?g|gif|webp|bmp)$/i;
 
@@ -19,7 +20,11 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
   // Only a selection in a file of the workspace: one in a file opened from elsewhere (a key, a config of the user's) is not
   // sent to the model with the request.
   if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(editor.document.uri)) {
-    attachments.push({ ...selectionAttachment(editor.document.uri, editor.selection), text: capSelection(editor.document.getText(editor.selection)) });
+    const selection = selectionAttachment(editor.document.uri, editor.selection);
+    // A selection in a file tools keep from the model (.env, a key) goes by its name only: its text would be in the plan,
+    // its journal and a saved plan file, though no model is given it.
+    const kept = withheldReason(vscode.workspace.asRelativePath(editor.document.uri, false)) !== undefined;
+    attachments.push(kept ? selection : { ...selection, text: capSelection(editor.document.getText(editor.selection)) });
   }
   for (const uri of files) attachments.push(fileAttachment(uri));
   return attachments;

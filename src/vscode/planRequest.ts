@@ -1,11 +1,11 @@
 // Plans a request in the window: the settings' model (or the chat's, or none), the folder's capabilities, skills and open
-// files, through the core's planRequest; images attached go to the model as data URLs when the folder's workspace reads them.
+// files, through the core's planRequest; images attached go to the model as data URLs when the folder's workspace reads them
+// (`imageForModel`).
 import * as vscode from 'vscode';
 import type { PlannedRequest } from '../core/planner/planRequest';
 import type { PlannerStep } from '../core/planner/planStepStream';
 import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import type { Attachment } from '../core/plan/planSchema';
-import type { WorkspaceFs } from '../core/workspacePorts';
 import { loadRuntime } from './loadRuntime';
 import { resolveProvider, type ResolvedProvider } from './llmProvider';
 import { setUpModelHint } from './modelStatus';
@@ -92,7 +92,8 @@ export async function planRequest(
         .filter((editor) => editor.document.uri.scheme === 'file' && inFolder(editor.document.uri, options.folder))
         .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
       attachments,
-      attachmentForModel: (attachment) => imageAsDataUrl(attachment, options.folder && deps.runs.workspace(options.folder)),
+      // Read through the folder's confinement and kept-file rules, and only real images: a "logo.png" linking to .env is not sent.
+      attachmentForModel: (attachment) => runtime.imageForModel(attachment, options.folder && deps.runs.workspace(options.folder), options.signal),
       ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
       noModelHint: setUpModelHint(),
       // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
@@ -105,27 +106,6 @@ export async function planRequest(
     });
   } finally {
     held?.dispose();
-  }
-}
-
-/** Most bytes of an image sent to the model with the request (larger ones go by name). */
-const maxInlinedImageBytes = 4 * 1024 * 1024;
-const imageTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };
-
-/**
- * An image file attachment becomes a `data:` URL, which the planning prompt sends as an image part, when the folder's
- * confined workspace reads it (inside the folder, no link out, at most `maxInlinedImageBytes`); others stay as they are.
- */
-async function imageAsDataUrl(attachment: Attachment, workspace: WorkspaceFs | undefined): Promise<Attachment> {
-  const type = imageTypes[attachment.ref.split('.').pop()?.toLowerCase() ?? ''];
-  if (attachment.kind !== 'image' || !workspace?.readBytes || !type) return attachment;
-  try {
-    // Read through the folder's confinement: an "image" that is a link out of the workspace (to a key, say) is not sent.
-    const bytes = await workspace.readBytes(attachment.ref, undefined, { maxBytes: maxInlinedImageBytes });
-    if (bytes.byteLength > maxInlinedImageBytes) return attachment;
-    return { ...attachment, ref: `data:${type};base64,${Buffer.from(bytes).toString('base64')}`, label: attachment.label ?? attachment.ref };
-  } catch {
-    return attachment;
   }
 }
 

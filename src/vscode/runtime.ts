@@ -20,6 +20,7 @@ export { createBudgetTracker } from '../core/llm/budget';
 export { editPlan } from '../core/plan/editPlan';
 export { findAttachmentProblems, replaceAttachment } from '../core/engine/attachmentProblems';
 export { planRequest } from '../core/planner/planRequest';
+export { imageForModel } from '../core/planner/imageForModel';
 export { projectTestCommand } from '../core/planner/projectTestCommand';
 export { timerClock } from '../node/timerClock';
 export { createOtlpTraceExporter } from '../node/otlpTraceExporter';

@@ -5,6 +5,7 @@ import type { WorkspaceFs } from '../workspacePorts';
 import { capText } from '../text/capText';
 import { refuseWithheldTarget, withheldRead } from '../tools/withheldFiles';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
+import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -54,7 +55,8 @@ const dataImage = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
  * `workspace` (confined like every read), recognised by their bytes (PNG, JPEG, GIF, WebP)
  * and sent as image parts, as are `http(s)` and `data:` images.
  * Nothing is dropped silently: an attachment that cannot be given (too large, missing,
- * not an image, outside the workspace, binary) gets a line saying so and why. Names are
+ * not an image, outside the workspace, binary, a file tools keep from the model, whose selected
+ * text is not given either) gets a line saying so and why. Names are
  * shown with control characters escaped.
  */
 export async function attachmentSection(
@@ -105,11 +107,19 @@ async function fileLine(
   const range = target.lines;
   const what = range ? `Selection in ${name}, lines ${range.from}-${range.to}${label}` : `File ${name}${label}`;
   let text = attachment.text;
+  try {
+    // A plan (a committed plan file too) may attach a file no tool reads for a model: .env, a key, .git/config; and a
+    // selection made in such a file comes with its text (the editor's selection in .env when "Plan task" was run).
+    const withheld = await withheldRead(workspace, target.path, signal);
+    if (withheld !== undefined) return `- ${what}: not included: ${shownRef(withheld.reason)}.`;
+  } catch (error) {
+    signal.throwIfAborted();
+    // A selection's text from a file whose place is refused (a link out of the workspace) is not given either.
+    if (text !== undefined && error instanceof PathRefusedError) return `- ${what}: not included: ${shownRef(errorMessage(error))}`;
+  }
+  if (text !== undefined && holdsPrivateKey(text)) return `- ${what}: not included: ${privateKeyReason}.`;
   if (text === undefined) {
     try {
-      // A plan (a committed plan file too) may attach a file no tool reads for a model: .env, a key, .git/config.
-      const withheld = await withheldRead(workspace, target.path, signal);
-      if (withheld !== undefined) return `- ${what}: not included: ${shownRef(withheld.reason)}.`;
       const whole = await workspace.readText(target.path, signal, { maxBytes: limits.fileBytes, refuseTarget: refuseWithheldTarget() });
       if (whole.includes('\u0000')) return `- ${what}: not included: it is a binary file.`;
       if (holdsPrivateKey(whole)) return `- ${what}: not included: ${privateKeyReason}.`;
@@ -147,19 +157,49 @@ async function imageLine(
     images.push({ type: 'image', url: ref });
     return `${what}: sent as an image.`;
   }
-  if (!workspace.readBytes) return `${what}: not sent: this workspace cannot read images.`;
+  const read = await workspaceImage(ref, workspace, signal, limits.imageBytes);
+  if ('notSent' in read) return `${what}: not sent: ${read.notSent}`;
+  images.push({ type: 'image', url: read.url });
+  return `${what}: sent as an image (if you cannot see images, only this line reached you).`;
+}
+
+/**
+ * The workspace image `ref` as a `data:` URL for a model, or why it is not sent (words to follow "not sent: "): read
+ * through the workspace's confinement, at most `maxBytes`, refused when tools would not read it for a model (`withheldRead`:
+ * `.env`, a key, `.git`, by its name or through a link), and sent only when its bytes are a PNG, JPEG, GIF or WebP image
+ * whatever its name says (a `logo.png` that is a link to `.env` is text, not an image).
+ */
+export async function workspaceImage(
+  ref: string,
+  workspace: WorkspaceFs,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<{ url: string } | { notSent: string }> {
+  if (!workspace.readBytes) return { notSent: 'this workspace cannot read images.' };
   let bytes: Uint8Array;
   try {
-    bytes = await workspace.readBytes(ref, signal, { maxBytes: limits.imageBytes });
+    const withheld = await withheldRead(workspace, ref, signal);
+    if (withheld !== undefined) return { notSent: `${shownRef(withheld.reason)}.` };
+    bytes = await workspace.readBytes(ref, signal, { maxBytes, refuseTarget: refuseWithheldTarget() });
   } catch (error) {
     signal.throwIfAborted();
-    if (isWorkspaceError(error, 'too_large')) return `${what}: not sent: it is larger than ${limits.imageBytes} bytes.`;
-    return `${what}: not sent: ${shownRef(errorMessage(error))}`;
+    if (isWorkspaceError(error, 'too_large')) return { notSent: `it is larger than ${maxBytes} bytes.` };
+    return { notSent: shownRef(errorMessage(error)) };
   }
-  const type = imageTypes.find((candidate) => candidate.matches(bytes));
-  if (!type) return `${what}: not sent: its content is not a PNG, JPEG, GIF or WebP image.`;
-  images.push({ type: 'image', url: `data:${type.mime};base64,${base64(bytes)}` });
-  return `${what}: sent as an image (if you cannot see images, only this line reached you).`;
+  if (bytes.byteLength > maxBytes) return { notSent: `it is larger than ${maxBytes} bytes.` };
+  const mime = imageMimeOf(bytes);
+  if (mime === undefined) return { notSent: 'its content is not a PNG, JPEG, GIF or WebP image.' };
+  return { url: imageDataUrl(mime, bytes) };
+}
+
+/** The MIME type of `bytes` when they are a PNG, JPEG, GIF or WebP image (by their first bytes), else `undefined`. */
+function imageMimeOf(bytes: Uint8Array): string | undefined {
+  return imageTypes.find((candidate) => candidate.matches(bytes))?.mime;
+}
+
+/** `bytes` of the image type `mime` as a `data:` URL. */
+function imageDataUrl(mime: string, bytes: Uint8Array): string {
+  return `data:${mime};base64,${base64(bytes)}`;
 }
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {

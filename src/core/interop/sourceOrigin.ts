@@ -1,3 +1,4 @@
+import { originHead, tickOriginName } from '../plan/originTick';
 import type { SourceTask } from './sourceTasks';
 
 /**
@@ -21,8 +22,6 @@ export interface SourceOrigin {
 }
 
 const sectionJoin = ' › ';
-const tickName = 'Tick in the source file when done';
-const originHead = /^From (.+), line (\d+):$/;
 
 /** The lines `readOrigin` reads back, for `task` of `file`; `tick` when its checkbox is to be ticked as its step completes. */
 export function originText(file: string, task: SourceTask, tick = false): string {
@@ -36,7 +35,7 @@ export function originText(file: string, task: SourceTask, tick = false): string
   if (task.optional) lines.push('- Optional: yes');
   if (task.status !== undefined) lines.push(`- Status: ${task.status}`);
   if (task.done) lines.push('- Done in the source file: yes');
-  if (tick && !task.done) lines.push(`- ${tickName}: yes`);
+  if (tick && !task.done) lines.push(`- ${tickOriginName}: yes`);
   return lines.join('\n');
 }
 
@@ -76,7 +75,7 @@ export function readOrigin(input: string): { text: string; origin?: SourceOrigin
     else if (name === 'Parallel') origin.parallel = true;
     else if (name === 'Optional') origin.optional = true;
     else if (name === 'Status') origin.status = value;
-    else if (name === tickName) origin.tick = true;
+    else if (name === tickOriginName) origin.tick = true;
   }
   return { text: lines.slice(0, start).join('\n').trimEnd(), origin };
 }

@@ -17,6 +17,7 @@ import { attachmentSchema, maxBasedOnPerStep, maxBasisEntryLength, withStepDefau
 import { normalizeChecks } from './normalizeChecks';
 import { maxModelNameLength } from '../llm/modelRoles';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
+import { withoutTickRequest } from './originTick';
 import { visibleDirection } from '../text/visibleDirection';
 import { closestName } from '../../shared/closestName';
 import { visibleControls } from '../../shared/visibleCharacters';
@@ -94,7 +95,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
       title: visibleDirection(titleFrom(raw)),
       kind: 'agent',
       agent: 'default',
-      input: raw,
+      input: plannedInput(raw, fallbackId, warnings),
       dependsOn: [...(entry.inheritedDeps ?? [])],
     });
   }
@@ -143,7 +144,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   if (args !== undefined) step.args = args;
   if (kind === 'agent') step.agent = agent ?? 'default';
   else if (agent !== undefined) step.agent = agent;
-  if (input !== undefined) step.input = input;
+  if (input !== undefined) step.input = plannedInput(input, id, warnings);
   const verification = firstString(raw.verification, raw.verify);
   if (verification !== undefined) step.verification = verification;
   const when = firstString(raw.when, raw.condition);
@@ -178,6 +179,20 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
     warnings.push(`Step "${id}": ignored unknown field "${key}"${meant === undefined ? '.' : `: did you mean "${meant}"?`}`);
   }
   return step;
+}
+
+/**
+ * A step's input as a plan file or a model wrote it, without an origin line asking to tick a checkbox (`withoutTickRequest`):
+ * only an import the user asked to tick does that; a warning says it was dropped.
+ */
+function plannedInput(input: string, id: string, warnings: string[]): string {
+  const kept = withoutTickRequest(input);
+  if (kept.file !== undefined) {
+    warnings.push(
+      `Step ${id} asks to tick its checkbox in ${visibleControls(kept.file.slice(0, 200))}; only "task-planner run <tasks file> --tick" (or the editor's taskFiles.tickCheckboxes setting) ticks checkboxes, so the request was dropped.`,
+    );
+  }
+  return kept.input;
 }
 
 function kindOf(raw: Record<string, unknown>, tool: string | undefined, id: string, warnings: string[]): StepKind {

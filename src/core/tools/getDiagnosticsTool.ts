@@ -4,7 +4,8 @@ import type { EditorProblem, Problems } from '../editorPorts';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { workspacePath } from './fileChange';
-import type { Tool } from './tool';
+import type { Tool, ToolContext } from './tool';
+import { refuseWithheldRead, withheldReason } from './withheldFiles';
 
 /** Most problems `get_diagnostics` returns at once (and its default); most characters of one message. */
 export const getDiagnosticsLimits = { maxResults: 500, defaultResults: 100, maxMessageChars: 1000 } as const;
@@ -29,7 +30,9 @@ export interface GetDiagnosticsOutput {
  * `get_diagnostics` over the editor's `problems`: the problems (errors, warnings,
  * information, hints) of given workspace files or of the whole workspace, with severity,
  * range, source and message, errors first, bounded in count and length. Paths are confined
- * to the workspace before the editor is asked.
+ * to the workspace before the editor is asked. A file tools keep from the model (`withheldReason`: `.env`, a key, `.git`)
+ * is neither given to the editor (refused, through links too) nor has its problems returned: their messages quote it (a
+ * spell checker's "Unknown word (hunter2)").
  */
 export function createGetDiagnosticsTool(problems: Problems): Tool<z.infer<typeof inputSchema>, GetDiagnosticsOutput> {
   return {
@@ -39,11 +42,20 @@ export function createGetDiagnosticsTool(problems: Problems): Tool<z.infer<typeo
     effects: 'read',
     async run(ctx, input, signal) {
       const paths = input.paths?.map((path) => workspacePath(ctx, path));
+      for (const [index, path] of (paths ?? []).entries()) await refuseWithheldRead(ctx, path, input.paths?.[index] ?? path, signal);
       ctx.progress?.(paths ? `reading the problems of ${paths.length} file${paths.length === 1 ? '' : 's'}` : "reading the workspace's problems");
       const found = await problems.list(paths, input.maxResults ?? getDiagnosticsLimits.defaultResults, signal);
-      return { problems: found.problems.map(safeProblem), total: found.total };
+      const shown = found.problems.filter((problem) => !kept(ctx, problem.path));
+      return { problems: shown.map(safeProblem), total: found.total - (found.problems.length - shown.length) };
     },
   };
+}
+
+/** Whether a problem of `path` is left out: its file is kept from the model (`withheldReason`); tells `ctx.withheld`. */
+function kept(ctx: ToolContext, path: string): boolean {
+  if (withheldReason(path) === undefined) return false;
+  ctx.withheld?.(path);
+  return true;
 }
 
 function safeProblem(problem: EditorProblem): EditorProblem {

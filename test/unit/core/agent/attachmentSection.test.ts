@@ -111,6 +111,30 @@ describe('attachmentSection', () => {
     assert.match(section.text, /- File settings\.md: not included: it leads to \.env: a file of this name holds credentials/);
   });
 
+  // Found while attacking planning (2026): "Plan task" attaches the editor's selection with its text, and a selection left in
+  // .env (or in a file linking out to one) reached the step's model though no tool would read the file.
+  it('attack: a selection given with its text is not included when its file is kept from the model, or its text is a key', async () => {
+    const selected = (ref: string, text: string) => ({ kind: 'file' as const, ref, text });
+    symlinkSync(join(base, 'secret.txt'), join(root, 'outside.md'));
+    const section = await attachmentSection(
+      [
+        selected('.env#L1-L1', 'DB_PASSWORD=hunter2'),
+        selected('config/.ENV.local#L2', 'API_TOKEN=hunter2'),
+        selected('outside.md#L1', 'TOP SECRET hunter2'),
+        selected('notes.md#L1-L2', '-----BEGIN OPENSSH PRIVATE KEY-----\nhunter2\n-----END OPENSSH PRIVATE KEY-----'),
+        selected('notes.md#L3', 'fine to send'),
+      ],
+      createNodeWorkspace(root),
+      signal,
+    );
+    assert.ok(!section.text.includes('hunter2'), section.text);
+    assert.match(section.text, /- Selection in \.env, lines 1-1: not included: a file of this name holds credentials/);
+    assert.match(section.text, /- Selection in config\/\.ENV\.local, lines 2-2: not included: a file of this name holds credentials/);
+    assert.match(section.text, /- Selection in outside\.md, lines 1-1: not included: .*symbolic link/);
+    assert.match(section.text, /- Selection in notes\.md, lines 1-2: not included: it holds a private key/);
+    assert.match(section.text, /"untrusted_data":"fine to send"/);
+  });
+
   it('attack: a 50 MB file is refused before it is read, and the prompt says so', async () => {
     const section = await attachmentSection([{ kind: 'file', ref: 'huge.log' }], createNodeWorkspace(root), signal);
     assert.equal(section.text.split('\n')[1], `- File huge.log: not included: it is larger than ${defaultAttachmentLimits.fileBytes} bytes; read the parts you need with the tools.`);

@@ -1,0 +1,29 @@
+/**
+ * The name of the origin line (`SourceOrigin.tick`, read by `readOrigin`) that has a step tick its checkbox in its task
+ * file once it completes. Only an import the user asked to tick writes it (`run --tick`, the editor's setting).
+ */
+export const tickOriginName = 'Tick in the source file when done';
+
+/** The first line of a step's origin block (`From tasks.md, line 12:`), as `readOrigin` finds it. */
+export const originHead = /^From (.+), line (\d+):$/;
+
+/**
+ * `input` without the tick line of its origin block (the `- Name: value` lines after the last `From …, line N:` at its
+ * end, read as `readOrigin` reads them), and the file that line named; `input` itself when it has none. A plan file or
+ * a model's plan is no import the user asked to tick: a step whose input forged that line ticked a checkbox in any file
+ * of the workspace, outside the files it said it would change, without asking under `--allow-file-changes` (attack).
+ */
+export function withoutTickRequest(input: string): { input: string; file?: string } {
+  const lines = input.split('\n');
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const head = originHead.exec(lines[index]!);
+    if (head) {
+      const isTick = (line: string): boolean => line.slice(2, line.indexOf(': ')) === tickOriginName;
+      const block = lines.slice(index + 1);
+      if (!block.some(isTick)) return { input };
+      return { input: [...lines.slice(0, index + 1), ...block.filter((line) => !isTick(line))].join('\n'), file: head[1]! };
+    }
+    if (!lines[index]!.startsWith('- ')) return { input };
+  }
+  return { input };
+}
