@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import Module from 'node:module';
-import { fakeL10n } from '../../fakes/vscodeL10n';
+import { requireWithVscode } from '../../fakes/requireWithVscode';
 import type * as AttachmentsModule from '../../../src/vscode/attachments';
 
 /** The editor in front, as `window.activeTextEditor` gives it: a file of the workspace with `selected` selected. */
@@ -11,32 +10,19 @@ const selectedIn = (path: string, selected: string): unknown => ({
 });
 
 // `collectAttachments` needs the active editor and the workspace's folder and relative paths besides the l10n fake.
-const moduleWithLoad = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
-const load = moduleWithLoad._load;
-moduleWithLoad._load = function (request, parent, isMain) {
-  if (request !== 'vscode') return load.call(this, request, parent, isMain);
-  return {
-    l10n: fakeL10n,
-    window: {
-      get activeTextEditor() {
-        return editor;
-      },
+const { collectAttachments } = requireWithVscode<typeof AttachmentsModule>(require.resolve('../../../src/vscode/attachments'), {
+  window: {
+    get activeTextEditor() {
+      return editor;
     },
-    workspace: {
-      getWorkspaceFolder: () => ({ name: 'work' }),
-      asRelativePath: (uri: { path: string }) => uri.path.replace(/^\/work\//, ''),
-    },
-  };
-};
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the fake `vscode` above is in place
-const { collectAttachments } = require('../../../src/vscode/attachments') as typeof AttachmentsModule;
+  },
+  workspace: {
+    getWorkspaceFolder: () => ({ name: 'work' }),
+    asRelativePath: (uri: { path: string }) => uri.path.replace(/^\/work\//, ''),
+  },
+});
 
 describe('collectAttachments: the selection a request carries', () => {
-  after(() => {
-    moduleWithLoad._load = load;
-  });
-
   it('carries a selection of an ordinary file with its text, as it was when the request was made', () => {
     editor = selectedIn('src/app.ts', 'export function main() {}');
     assert.deepEqual(collectAttachments('Document this', []), [

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import Module from 'node:module';
-import { fakeL10n, fakeQuickPickItemKind } from '../../fakes/vscodeL10n';
+import { requireWithVscode } from '../../fakes/requireWithVscode';
 import type * as vscode from 'vscode';
 import type * as PlanningQuestionModule from '../../../src/vscode/planningQuestion';
 
@@ -29,31 +28,17 @@ function fakeQuickPick(): unknown {
 }
 
 // `answerPicker` needs `window.createQuickPick` and `Disposable` besides what the l10n fake gives.
-const moduleWithLoad = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
-const load = moduleWithLoad._load;
-moduleWithLoad._load = function (request, parent, isMain) {
-  if (request !== 'vscode') return load.call(this, request, parent, isMain);
-  return {
-    l10n: fakeL10n,
-    QuickPickItemKind: fakeQuickPickItemKind,
-    window: { createQuickPick: fakeQuickPick },
-    Disposable: class {
-      constructor(private readonly done: () => void) {}
-      dispose(): void {
-        this.done();
-      }
-    },
-  };
-};
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the fake `vscode` above is in place
-const { askPlanningQuestion } = require('../../../src/vscode/planningQuestion') as typeof PlanningQuestionModule;
+const { askPlanningQuestion } = requireWithVscode<typeof PlanningQuestionModule>(require.resolve('../../../src/vscode/planningQuestion'), {
+  window: { createQuickPick: fakeQuickPick },
+  Disposable: class {
+    constructor(private readonly done: () => void) {}
+    dispose(): void {
+      this.done();
+    }
+  },
+});
 
 describe('askPlanningQuestion: a hostile planner\'s question in the QuickPick', () => {
-  after(() => {
-    moduleWithLoad._load = load;
-  });
-
   // Found while attacking planning (2026): the question went into a QuickPick row's `detail`, which renders `$(icon)`, so a
   // model could put a warning or a key icon beside words that impersonate the editor ("$(key) Your API key expired").
   it('attack: no icon of the question or its suggestions renders, and invisible characters are shown', async () => {
