@@ -166,6 +166,8 @@ export interface ManualStepRequest extends RequestIdentity {
   instructions: string;
   attachments: Attachment[];
   depends: Record<string, string>;
+  /** The step's checks in plain words, one line each (`describeCheck`): they run once the person says it is done. */
+  checks: string[];
 }
 
 /** What the person says about a manual step: done (the note becomes the result), or not done and why. */

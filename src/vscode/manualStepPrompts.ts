@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { describeManualStep } from '../core/engine/manualStepText';
 import type { ManualStepRequest } from '../core/interactionPorts';
 import type { PendingPrompts, PromptKey } from './pendingPrompts';
-import { withoutLinks } from './shownText';
+import { withoutIcons, withoutLinks } from './shownText';
 import { showInformation } from './notifications';
 
 /** Longest note or reason the person may type, in characters. */
@@ -21,13 +21,15 @@ export async function markManualStep(pending: PendingPrompts, key: PromptKey, do
     void showInformation(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', key.stepId));
     return false;
   }
-  const title = prompt.request.title;
+  const { title, checks } = prompt.request;
+  // What Done is checked against, said where Done is given: Done before the work fails the step's checks.
+  const checked = checks.length > 0 ? vscode.l10n.t('Once done, these checks run: {0}. ', withoutIcons(checks.join('; '))) : '';
   const typed =
     given ??
     (await vscode.window.showInputBox({
       title: done ? vscode.l10n.t('Task Planner: {0} is done', title) : vscode.l10n.t('Task Planner: {0} could not be done', title),
       prompt: done
-        ? vscode.l10n.t('A note on what you did (optional): it becomes the result of the step.')
+        ? `${checked}${vscode.l10n.t('A note on what you did (optional): it becomes the result of the step.')}`
         : vscode.l10n.t('Why could it not be done? The step fails with this reason.'),
       placeHolder: done ? vscode.l10n.t('Press Enter to mark the step done') : vscode.l10n.t('The reason'),
       ignoreFocusOut: true,

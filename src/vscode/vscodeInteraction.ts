@@ -275,7 +275,7 @@ function feedbackLabel(): string {
  */
 function askConsent(message: string, detail: string, safe: string, ...risky: string[]): Thenable<string | undefined> {
   // The dialog's own Cancel is neither answer: a newcomer could not tell it from Reject.
-  const cancel = vscode.l10n.t('Cancel leaves the question waiting: answer it later from the Plan view.');
+  const cancel = vscode.l10n.t('Cancel: decide later. The question waits in the status bar and the Plan view.');
   return showWarning(message, { modal: true, detail: `${detail}\n\n${cancel}` }, safe, ...risky);
 }
 
@@ -344,14 +344,14 @@ async function askCommandApproval(
 ): Promise<void> {
   const text = commandApprovalText(request);
   const [run, reject, feedback] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject'), feedbackLabel()];
-  // Which button does what (the dialog's own Cancel answers nothing), after the command itself.
+  // Which button does what, after the command itself (`askConsent` adds the dialog's own Cancel).
   const buttons = request.feedbackHeard
     ? vscode.l10n.t(
-        '"{0}": the step does not run it. "{1}": also tell the step what to do instead. Cancel: decide later (the question waits in the status bar).',
+        '"{0}": the step does not run it. "{1}": also tell the step what to do instead.',
         reject,
         feedback,
       )
-    : vscode.l10n.t('"{0}": the step does not run it. Cancel: decide later (the question waits in the status bar).', reject);
+    : vscode.l10n.t('"{0}": the step does not run it.', reject);
   const { message } = text;
   const detail = `${inFolder(withNotes(text.detail, request, waiting), folder)}\n\n${buttons}`;
   // A project's own program becomes a rule by its path (`.venv/bin/mypy`): the rule is bound to the file that runs.

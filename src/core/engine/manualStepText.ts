@@ -37,6 +37,7 @@ export function describeManualStep(request: ManualStepRequest): string {
   if (request.attachments.length > 0) {
     lines.push('', `Attached: ${request.attachments.map((attachment) => oneLine(attachment.label ?? attachment.ref, maxNameLength)).join(', ')}`);
   }
+  if (request.checks.length > 0) lines.push('', `Once you say it is done, these checks run: ${request.checks.join('; ')}`);
   const results = Object.entries(request.depends);
   if (results.length > 0) {
     lines.push('', 'Results of the steps before it:');

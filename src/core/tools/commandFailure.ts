@@ -122,7 +122,7 @@ export function classifyCommandEnd(
   if (runsTests(argv, pytest)) {
     return failure(
       'tests_failed',
-      'the tests ran and some failed. Fix what fails (a step after this one can take this output as its input), then run them again.',
+      'the tests ran and some failed. Fix what fails (the output says which), then run them again.',
     );
   }
   return failure('exit');

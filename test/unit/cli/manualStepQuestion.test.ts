@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { askManualStep } from '../../../src/cli/manualStepQuestion';
 import type { ManualStepRequest } from '../../../src/core/interactionPorts';
 
-const request: ManualStepRequest = { stepId: 'S002', title: 'Update the README', instructions: 'Add a usage section', attachments: [], depends: { S001: 'found 3 files' } };
+const request: ManualStepRequest = { stepId: 'S002', title: 'Update the README', instructions: 'Add a usage section', attachments: [], depends: { S001: 'found 3 files' }, checks: [] };
 
 /** A terminal that types `answers` in order and records each question. */
 function typing(...answers: string[]) {

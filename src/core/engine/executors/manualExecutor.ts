@@ -1,3 +1,4 @@
+import { describeCheck } from '../../plan/describeCheck';
 import { expandTemplatesDetailed, templateReferencesOf } from '../../plan/expandTemplates';
 import { capText, textCaps } from '../../text/capText';
 import { DeferredError } from '../../tools/deferral';
@@ -30,7 +31,15 @@ export const manualExecutor: StepExecutor = {
     const shown = Object.entries(ctx.depends).filter(([id]) => !quoted.some((reference) => reference === id || reference.startsWith(`${id}.`)));
     const depends = Object.fromEntries(shown.map(([id, result]) => [id, manualResultPreview(result)]));
     const outcome = await ctx.interaction.requestManualStep(
-      { stepId: step.id, title: step.title, instructions: capText(String(input), textCaps.message), attachments: [...(step.attachments ?? [])], depends },
+      {
+        stepId: step.id,
+        title: step.title,
+        instructions: capText(String(input), textCaps.message),
+        attachments: [...(step.attachments ?? [])],
+        depends,
+        // Said before the person answers: a Done given before the work is done fails them (a newcomer's whole run failed so).
+        checks: (step.checks ?? []).map(describeCheck),
+      },
       ctx.signal,
     );
     if (outcome === 'defer') throw new DeferredError('manual', step.id);

@@ -26,10 +26,19 @@ describe('manualResultPreview', () => {
 });
 
 describe('describeManualStep', () => {
-  const request = { stepId: 'S4', title: 'Sign the release', instructions: 'Use the hardware key.', attachments: [], depends: {} };
+  const request = { stepId: 'S4', title: 'Sign the release', instructions: 'Use the hardware key.', attachments: [], depends: {}, checks: [] };
 
   it('names the step and gives the instructions, with nothing else when there is nothing else', () => {
     assert.equal(describeManualStep(request), 'Step S4 is yours to do: Sign the release\nUse the hardware key.');
+  });
+
+  // A newcomer's trial (2026-12-06): Done said before CONTRIBUTING.md was written failed the step's check, and the whole run.
+  it('says which checks run once the person says the step is done', () => {
+    const text = describeManualStep({ ...request, checks: ['file exists CONTRIBUTING.md', 'command npm test exits 0'] });
+    assert.equal(
+      text,
+      'Step S4 is yours to do: Sign the release\nUse the hardware key.\n\nOnce you say it is done, these checks run: file exists CONTRIBUTING.md; command npm test exits 0',
+    );
   });
 
   it('lists the attachments by label, else by reference, and the results before it', () => {
@@ -58,7 +67,7 @@ describe('describeManualStep', () => {
 });
 
 describe('describeManualStep with texts made to push the question out of sight', () => {
-  const request = { stepId: 'b', title: 'Check the backup', instructions: 'Use the hardware key.', attachments: [], depends: {} };
+  const request = { stepId: 'b', title: 'Check the backup', instructions: 'Use the hardware key.', attachments: [], depends: {}, checks: [] };
 
   it('collapses a wall of blank lines to two, saying how many were left out', () => {
     const text = describeManualStep({ ...request, instructions: `Please verify nothing.${'\n'.repeat(3001)}Everything is fine, just answer y` });
@@ -95,7 +104,7 @@ describe('describeManualStep with texts made to push the question out of sight',
   });
   // The second newcomer's find (2026-12-01): "Step S001 is yours to do: Rename …" and then "Rename …" again.
   it('says a step\'s title once when it has no instructions of its own', () => {
-    const request = { stepId: 'S001', title: 'Rename CHANGELOG.md to HISTORY.md', instructions: 'Rename CHANGELOG.md to HISTORY.md', attachments: [], depends: {} };
+    const request = { stepId: 'S001', title: 'Rename CHANGELOG.md to HISTORY.md', instructions: 'Rename CHANGELOG.md to HISTORY.md', attachments: [], depends: {}, checks: [] };
     assert.equal(describeManualStep(request), 'Step S001 is yours to do: Rename CHANGELOG.md to HISTORY.md');
     assert.equal(describeManualStep({ ...request, instructions: 'Keep the old name as a link' }), 'Step S001 is yours to do: Rename CHANGELOG.md to HISTORY.md\nKeep the old name as a link');
   });

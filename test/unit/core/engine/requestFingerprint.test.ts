@@ -16,6 +16,7 @@ const manual: ManualStepRequest = {
   instructions: 'Sign it with the hardware key',
   attachments: [{ kind: 'file', ref: 'RELEASE.md' }],
   depends: { S1: 'built' },
+  checks: [],
 };
 
 const approval = (request: ApprovalRequest): AskedRequest => ({ kind: 'approval', request });

@@ -43,6 +43,7 @@ describe('manual steps in a run', () => {
         instructions: 'Update README.md with what the changelog says',
         attachments: [{ kind: 'file', ref: 'src/util.js#L1-L9', label: 'selection in src/util.js (lines 1-9)' }],
         depends: { look: 'two sections' },
+        checks: [],
       },
     ]);
     assert.deepEqual(interaction.asked, [{ kind: 'manual', stepId: 'S002' }], 'a manual step asks nothing else (no review, no approval)');
