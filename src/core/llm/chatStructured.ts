@@ -3,6 +3,8 @@ import type { LlmClient } from '../servicePorts';
 import { isLlmError } from './llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmResponseFormat, LlmUsage } from './llmTypes';
 import { parseJsonLoose } from '../text/parseJsonLoose';
+import { oneLine } from '../text/oneLine';
+import { visibleControls } from '../../shared/visibleCharacters';
 
 /** How the structure was asked for: the provider's JSON Schema mode, its JSON mode, or the prompt alone. */
 export type StructuredMode = 'json_schema' | 'json_object' | 'text';
@@ -149,8 +151,11 @@ async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, s
     const retried = interpret(second.text, shape, check, maxReplyChars);
     if (retried.value !== undefined) outcome = retried;
     else if (outcome.value === undefined) {
+      const words = inWords(second.text);
       throw new StructuredOutputError(
-        `The model's reply did not match the expected structure, even after a repair round: ${listProblems(retried.problems)}`,
+        words === undefined
+          ? `The model's reply did not match the expected structure, even after a repair round: ${listProblems(retried.problems)}`
+          : `The model answered in words instead of the structured reply it was asked for, even after a repair round: "${words}". Rephrase the request, or try another model.`,
         retried.problems,
         second.text,
         responses,
@@ -180,6 +185,18 @@ async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, s
 }
 
 /** Schema problems leave `value` undefined; `check` problems keep it. */
+/**
+ * A reply that is prose, not JSON (a model declining: "I cannot book a meeting room…"), on one line with its controls
+ * shown, at most 300 characters; `undefined` for a reply that is JSON of the wrong shape. A newcomer saw only "expected
+ * object, received string" and never what the model said.
+ */
+function inWords(text: string): string | undefined {
+  const parsed = parseJsonLoose(text);
+  // A reply that opens as JSON or a code fence is JSON of the wrong shape, though loose parsing finds JSON in prose too.
+  const prose = parsed.ok && typeof parsed.value === 'string' ? parsed.value : /^\s*(?:[{[]|```)/.test(text) ? undefined : text;
+  return prose === undefined || prose.trim() === '' ? undefined : visibleControls(oneLine(prose.trim(), 300));
+}
+
 function interpret<T>(
   text: string,
   shape: ReplyShape<T>,

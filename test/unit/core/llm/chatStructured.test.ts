@@ -74,6 +74,24 @@ describe('chatStructured', function () {
     assert.equal(server.chatRequests.length, 2, 'exactly one repair round');
   });
 
+  // A newcomer's trial (2026-12-06): a model that declined in words was reported as "expected object, received string".
+  it('says what a model that answers in words said, on one line with its controls shown, and what to do', async () => {
+    const declined = 'I cannot do this:\nbooking a meeting room is not\u001b[31m a task on files.';
+    for (const reply of [declined, JSON.stringify(declined)]) {
+      server.enqueue({ kind: 'message', content: reply }, { kind: 'message', content: reply });
+      await assert.rejects(chatStructured(client, { messages, signal }, answerSchema), (error: unknown) => {
+        assert.ok(error instanceof StructuredOutputError);
+        assert.equal(
+          error.message,
+          'The model answered in words instead of the structured reply it was asked for, even after a repair round: "I cannot do this: booking a meeting room is not\\u001b[31m a task on files.". Rephrase the request, or try another model.',
+        );
+        return true;
+      });
+    }
+    server.enqueue({ kind: 'message', content: 'no json here' }, { kind: 'message', content: '{"answer": 4}' });
+    await assert.rejects(chatStructured(client, { messages, signal }, answerSchema), /did not match the expected structure/);
+  });
+
   it('repairs check problems and returns those left after the round', async () => {
     server.enqueue({ kind: 'message', content: '{"answer": "5", "confidence": 0.2}' }, { kind: 'message', content: '{"answer": "five", "confidence": 0.2}' });
     const result = await chatStructured(client, { messages, signal, check: (value) => (value.answer === '4' ? [] : [`answer "${value.answer}" is wrong`]) }, answerSchema);
