@@ -186,20 +186,9 @@ export async function workspaceImage(
     if (isWorkspaceError(error, 'too_large')) return { notSent: `it is larger than ${maxBytes} bytes.` };
     return { notSent: shownRef(errorMessage(error)) };
   }
-  if (bytes.byteLength > maxBytes) return { notSent: `it is larger than ${maxBytes} bytes.` };
-  const mime = imageMimeOf(bytes);
-  if (mime === undefined) return { notSent: 'its content is not a PNG, JPEG, GIF or WebP image.' };
-  return { url: imageDataUrl(mime, bytes) };
-}
-
-/** The MIME type of `bytes` when they are a PNG, JPEG, GIF or WebP image (by their first bytes), else `undefined`. */
-function imageMimeOf(bytes: Uint8Array): string | undefined {
-  return imageTypes.find((candidate) => candidate.matches(bytes))?.mime;
-}
-
-/** `bytes` of the image type `mime` as a `data:` URL. */
-function imageDataUrl(mime: string, bytes: Uint8Array): string {
-  return `data:${mime};base64,${base64(bytes)}`;
+  const type = imageTypes.find((candidate) => candidate.matches(bytes));
+  if (!type) return { notSent: 'its content is not a PNG, JPEG, GIF or WebP image.' };
+  return { url: `data:${type.mime};base64,${base64(bytes)}` };
 }
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {

@@ -184,7 +184,6 @@ async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, s
   };
 }
 
-/** Schema problems leave `value` undefined; `check` problems keep it. */
 /**
  * A reply that is prose, not JSON (a model declining: "I cannot book a meeting room…"), on one line with its controls
  * shown, at most 300 characters; `undefined` for a reply that is JSON of the wrong shape. A newcomer saw only "expected
@@ -197,6 +196,7 @@ function inWords(text: string): string | undefined {
   return prose === undefined || prose.trim() === '' ? undefined : visibleControls(oneLine(prose.trim(), 300));
 }
 
+/** Schema problems leave `value` undefined; `check` problems keep it. */
 function interpret<T>(
   text: string,
   shape: ReplyShape<T>,
