@@ -1,6 +1,7 @@
 import type { RunView } from '../src/shared/panelViewModel';
 import { describeStepProgress } from '../src/shared/stepProgress';
 import { formatStatus } from './formatting';
+import { runStatusLabel } from '../src/shared/runStatusLabels';
 
 /** Longest prompt read out per waiting step (the full text is in the editor prompt). */
 const promptChars = 160;
@@ -11,7 +12,7 @@ const promptChars = 160;
  * The panel puts it in a polite live region, so it is spoken whenever the text changes.
  */
 export function runAnnouncement(run: RunView): string {
-  const progress = `Run ${formatStatus(run.status)}: ${describeStepProgress(run.progress)}.`;
+  const progress = `Run ${runStatusLabel(run.status, run.steps)}: ${describeStepProgress(run.progress)}.`;
   if (run.pending.length === 0) return progress;
   const cut = (text: string): string => (text.length > promptChars ? `${text.slice(0, promptChars)}…` : text);
   const prompts = run.pending.filter((request) => request.kind !== 'manual');

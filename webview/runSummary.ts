@@ -2,15 +2,15 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
 import { formatDuration } from '../src/shared/formatDuration';
-import { formatStatus } from './formatting';
 
 /**
  * The end of a run: outcome and counts (the headline), what each step produced, the failures with their
- * diagnoses, changed files (each opens in the editor), the files kept from the model and "Undo run".
+ * diagnoses, changed files (each opens in the editor), the files kept from the model and "Undo run"; `status` is the
+ * run's status in words (`runStatusLabel`).
  */
-export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
+export function renderSummary(summary: RunSummaryView, status: string, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
-    <h2 id="summary-heading" tabindex="-1">Run ${formatStatus(summary.status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
+    <h2 id="summary-heading" tabindex="-1">Run ${status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class=${summary.status === 'partial' ? 'keep-lines' : 'error keep-lines'}>${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
     ${summary.stepLines.length > 0

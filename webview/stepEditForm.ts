@@ -204,7 +204,7 @@ export class StepEditForm extends LitElement {
     select: (spec, fieldId) => {
       const value = this.values[spec.name] ?? '';
       return html`<vscode-single-select id=${fieldId} name=${spec.name} .label=${spec.label} .value=${value} @change=${this.onField}>
-        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${option}</vscode-option>`)}
+        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${spec.optionLabels?.[option] ?? option}</vscode-option>`)}
       </vscode-single-select>`;
     },
     checkbox: (spec, fieldId) =>

@@ -4,6 +4,7 @@ import type { StepView } from '../src/shared/panelViewModel';
 import { checksSchema, fieldErrors, newStepSchema, normalizeWritePattern, stepPatchSchema, writePatternsSchema } from '../src/shared/stepEditSchema';
 import { failurePolicies, maxListedNameLength, skillNamePattern, stepKinds, type StepKind } from '../src/shared/vocabulary';
 import { errorMessage } from '../src/shared/errorMessage';
+import { stepKindLabels } from '../src/shared/stepKindLabels';
 
 /** The fields the step form can show. */
 export type FieldName =
@@ -35,6 +36,8 @@ export interface FieldSpec {
   placeholder?: string;
   /** The choices of a select; `tools` are the tools the host offers. */
   options?: (tools: readonly string[], current: string) => readonly string[];
+  /** What a select shows for each choice, where its value alone says too little (a step kind's name); else the value. */
+  optionLabels?: Readonly<Record<string, string>>;
   /** Lines a several-line control shows (4 when not given). */
   rows?: number;
   /** A line under the control saying what it accepts, from the workspace's skill names (`undefined`: not read yet). */
@@ -48,7 +51,7 @@ export type FormValues = Partial<Record<FieldName, string>>;
 export const fieldSpecs: Record<FieldName, FieldSpec> = {
   id: { name: 'id', label: 'Id', control: 'text', placeholder: 'e.g. S010' },
   title: { name: 'title', label: 'Title', control: 'text' },
-  kind: { name: 'kind', label: 'Kind', control: 'select', options: () => stepKinds },
+  kind: { name: 'kind', label: 'Kind', control: 'select', options: () => stepKinds, optionLabels: stepKindLabels },
   tool: { name: 'tool', label: 'Tool', control: 'select', options: (tools, current) => (tools.length > 0 ? tools : [current]) },
   args: { name: 'args', label: 'Arguments', control: 'code', rows: 6, note: () => argumentsNote },
   agent: { name: 'agent', label: 'Agent', control: 'text' },

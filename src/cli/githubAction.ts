@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { appendFile, lstat, mkdir, open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { RunResult } from '../core/engine/runOptions';
-import { runStatusLabels } from '../shared/runStatusLabels';
+import { runStatusLabel } from '../shared/runStatusLabels';
 import { actionSummary, requestWords } from './actionSummary';
 import { runsDirectory } from './cliIo';
 import { parseAllowRule } from './cliAllowRules';
@@ -136,7 +136,7 @@ function endAnnotation(result: RunResult | undefined, code: number): string | un
     default: {
       const failed = Object.values(result.steps).filter((step) => step.status === 'failed' || step.skipCause === 'failed').map((step) => step.id);
       const steps = failed.length === 0 ? '' : ` (failed: ${failed.slice(0, 10).join(', ')}${failed.length > 10 ? ', …' : ''})`;
-      return `Run ended: ${runStatusLabels[result.status]}${steps}. See the job summary.`;
+      return `Run ended: ${runStatusLabel(result.status, Object.values(result.steps))}${steps}. See the job summary.`;
     }
   }
 }

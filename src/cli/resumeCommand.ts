@@ -1,7 +1,7 @@
 import { bindAnswers } from '../core/engine/bindAnswers';
 import { replayJournal } from '../core/engine/replayJournal';
 import { finalRunStatuses } from '../core/engine/runEvents';
-import { runStatusLabels } from '../shared/runStatusLabels';
+import { runStatusLabel } from '../shared/runStatusLabels';
 import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, loadLockedRun, UsageError } from './cliIo';
@@ -43,7 +43,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   if (finalRunStatuses.has(state.status)) {
     // Its summary follows, as it ended; a newcomer read the summary alone as the run done again.
     io.err(
-      `Run ${runId} has ended (${runStatusLabels[state.status]}): there is nothing to resume. To run steps of it again: task-planner rerun ${runId} --from STEP; ` +
+      `Run ${runId} has ended (${runStatusLabel(state.status, Object.values(state.steps))}): there is nothing to resume. To run steps of it again: task-planner rerun ${runId} --from STEP; ` +
         `to take back its file changes: task-planner undo ${runId}.`,
     );
   }

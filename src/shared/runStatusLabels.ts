@@ -14,3 +14,14 @@ export const runStatusLabels: Readonly<Record<RunStatus, string>> = {
   cancelled: 'cancelled',
   interrupted: 'interrupted',
 };
+
+/**
+ * A run's status in words, given its steps: a `partial` run none of whose steps completed (every change rejected, say)
+ * reads "nothing done", since "partly done" told a newcomer that some of it was; every other status reads as in
+ * `runStatusLabels`.
+ */
+export function runStatusLabel(status: RunStatus, steps: Iterable<{ status: string }>): string {
+  if (status !== 'partial') return runStatusLabels[status];
+  for (const step of steps) if (step.status === 'completed') return runStatusLabels[status];
+  return 'nothing done';
+}

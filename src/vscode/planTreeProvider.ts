@@ -9,7 +9,7 @@ import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';
 import { shownLine } from './shownText';
-import { runStatusLabels } from '../shared/runStatusLabels';
+import { runStatusLabel } from '../shared/runStatusLabels';
 
 /**
  * The Plan view's data: whichever changed last of the task plan (under review, or the
@@ -123,7 +123,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     if (this.showing === 'session' || this.plan === undefined) return undefined;
     // A plain "…": the view cuts its title at its own width too, and a "(N more characters cut)" note was cut with it.
     const objective = shownLine(this.plan.objective, 48);
-    return this.run === undefined ? objective : `${objective} · ${runStatusLabels[this.run.status]}`;
+    return this.run === undefined ? objective : `${objective} · ${runStatusLabel(this.run.status, Object.values(this.run.steps))}`;
   }
 
   /** The run snapshot the tree shows (its steps' statuses and pending requests), `undefined` while it shows a plan that is not running. */

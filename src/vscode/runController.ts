@@ -21,7 +21,7 @@ import { vscodeAttachmentUi } from './runStartDialogs';
 import type { RunControllerDeps } from './runControllerDeps';
 import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
 import { pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
-import { runStatusLabels } from '../shared/runStatusLabels';
+import { runStatusLabel } from '../shared/runStatusLabels';
 import { RunInProgressError } from './runInProgress';
 import { prepareRun, type PreparedRun, type RunPreparationContext } from './runPreparation';
 
@@ -417,7 +417,8 @@ export class RunController implements vscode.Disposable {
       const result = await running;
       this.lanes.remember(result.runId, lane);
       if (result.status !== 'interrupted') void this.deps.memento?.update(lane.mementoKey, undefined);
-      this.deps.log.info(`Run ${result.runId} ended: ${runStatusLabels[result.status]}${result.metadata.reason ? `. ${result.metadata.reason}` : ''}`);
+      const ended = runStatusLabel(result.status, Object.values(result.steps));
+      this.deps.log.info(`Run ${result.runId} ended: ${ended}${result.metadata.reason ? `. ${result.metadata.reason}` : ''}`);
       if (prepared.trace !== undefined) void this.sendTrace(lane, result.runId, prepared.trace);
       this.finished.fire(result);
       return result;

@@ -6,7 +6,7 @@ import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
 import { visibleDirection } from '../core/text/visibleDirection';
 import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
-import { runStatusLabels } from '../shared/runStatusLabels';
+import { runStatusLabel } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import { loadRuntime } from './loadRuntime';
 import type { InterruptedRun } from './interruptedRuns';
@@ -55,7 +55,7 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const summary = known
     ? loadRuntime().runSummary(known, { replanCount: result.metadata.replanCount, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) })
     : undefined;
-  const headline = summary?.headline ?? `${runStatusLabels[result.status]}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
+  const headline = summary?.headline ?? `${runStatusLabel(result.status, steps)}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
   const changed = known?.changedFiles ?? [];
   const failure = summary?.failures[0];
   const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, failureLine(failure.diagnosis ?? failure.error)) : '';

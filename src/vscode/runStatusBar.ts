@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { RunStatus } from '../shared/vocabulary';
-import { runStatusLabels } from '../shared/runStatusLabels';
+import { runStatusLabel } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
@@ -87,14 +87,14 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
       this.item.tooltip = vscode.l10n.t(
         'Run "{0}": {1}, {2}. Click to show it in the Plan view.',
         shownLine(state?.plan?.objective ?? '', 80),
-        state ? runStatusLabels[state.status] : '',
+        state ? runStatusLabel(state.status, Object.values(state.steps)) : '',
         describeStepProgress(progress),
       );
       this.item.accessibilityInformation = {
         label: vscode.l10n.t(
           'Task Planner {0}, run {1}. Press Enter to show it in the Plan view.',
           describeStepProgress(progress),
-          state ? runStatusLabels[state.status] : '',
+          state ? runStatusLabel(state.status, Object.values(state.steps)) : '',
         ),
         role: 'button',
       };

@@ -53,10 +53,13 @@ export function estimateLines(estimate: RunEstimate): string[] {
     `Estimate: ${span(estimate.requests, String)} model requests, ${span(estimate.tokens, shownTokens)} tokens (typically ${shownTokens(estimate.tokens.typical)}), ` +
       `${shownCost(estimate)}, ${span(estimate.durationMs, shownDuration)}${estimate.personSteps > 0 ? ' plus your own steps' : ''}.`,
   ];
-  for (const kind of estimate.kinds) {
-    if (kind.requests.high === 0) continue;
-    const cost = kind.costUsd === undefined ? 'cost unknown' : span(kind.costUsd, shownUsd);
-    lines.push(`  ${kindNames[kind.kind]} (${kind.count}): ${span(kind.requests, String)} requests, ${span(kind.tokens, shownTokens)} tokens, ${cost}`);
+  const asking = estimate.kinds.filter((kind) => kind.requests.high > 0);
+  // With no price for any of them (a local model), the first line said "cost unknown" once; each kind saying it again
+  // read as noise to a newcomer. With some priced, each says its own.
+  const priced = asking.some((kind) => kind.costUsd !== undefined);
+  for (const kind of asking) {
+    const cost = !priced ? '' : `, ${kind.costUsd === undefined ? 'cost unknown' : span(kind.costUsd, shownUsd)}`;
+    lines.push(`  ${kindNames[kind.kind]} (${kind.count}): ${span(kind.requests, String)} requests, ${span(kind.tokens, shownTokens)} tokens${cost}`);
   }
   return lines;
 }
@@ -74,9 +77,10 @@ export function budgetFromEstimate(estimate: RunEstimate): BudgetLimits | undefi
 
 /** The summary's "estimate against actual" line: tokens, requests and cost the run used beside what was expected. */
 export function estimateAgainstActual(estimate: RunEstimate, used: Pick<BudgetUsage, 'requests' | 'totalTokens' | 'costUsd' | 'unpricedRequests'>): string {
+  const usedTokens = `Used ${used.requests} model request${used.requests === 1 ? '' : 's'}, ${shownTokens(used.totalTokens)} tokens`;
+  const estimated = `estimated ${span(estimate.requests, String)} requests, ${span(estimate.tokens, shownTokens)} tokens (typically ${shownTokens(estimate.tokens.typical)})`;
+  // Neither priced (a local model): "cost unknown" once, at the end, not once for each side.
+  if (used.unpricedRequests > 0 && estimate.costUsd === undefined) return `${usedTokens}; ${estimated}; ${shownCost(estimate)}.`;
   const cost = used.unpricedRequests > 0 ? 'cost unknown' : shownUsd(used.costUsd);
-  return (
-    `Used ${used.requests} model request${used.requests === 1 ? '' : 's'}, ${shownTokens(used.totalTokens)} tokens, ${cost}; ` +
-    `estimated ${span(estimate.requests, String)} requests, ${span(estimate.tokens, shownTokens)} tokens (typically ${shownTokens(estimate.tokens.typical)}), ${shownCost(estimate)}.`
-  );
+  return `${usedTokens}, ${cost}; ${estimated}, ${shownCost(estimate)}.`;
 }

@@ -4,7 +4,7 @@ import type { Plan, Step } from '../plan/planSchema';
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
-import { runStatusLabels } from '../../shared/runStatusLabels';
+import { runStatusLabel } from '../../shared/runStatusLabels';
 import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stepStateView, stoppedRun } from './stepStatusView';
 import { stepRunnerLabel } from './stepRunnerLabel';
@@ -86,7 +86,7 @@ function codeSpan(text: string): string {
  */
 export function planMarkdown(plan: Plan, run?: RunState): string {
   const objective = plan.objective.trim() === '' ? 'Plan' : markdownText(plan.objective, maxObjectiveChars);
-  const runLine = run ? ` · run ${runStatusLabels[run.status]}` : '';
+  const runLine = run ? ` · run ${runStatusLabel(run.status, Object.values(run.steps))}` : '';
   const steps = `${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}`;
   const lines = [`# ${objective}`, '', `_Task Planner plan, version ${plan.version}, ${steps}${runLine}_`, ''];
   for (const step of plan.steps) lines.push(...stepLines(step, run));

@@ -1,7 +1,7 @@
 import type { RunState } from '../engine/runEvents';
 import { describeStepProgress, stepProgress } from '../../shared/stepProgress';
 import { oneLine } from '../text/oneLine';
-import { runStatusLabels } from '../../shared/runStatusLabels';
+import { runStatusLabel } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
 import { stepStatusView, type StatusLook } from './stepStatusView';
 import { repairNumber, replacedByRepair } from '../engine/replanRecord';
@@ -45,7 +45,7 @@ export function runListModel(
     const chain = `${repair === undefined ? '' : ` · repair ${repair}`}${replaced === undefined ? '' : ` · replaced by repair ${replaced}`}`;
     // An Undo that left a file alone took back only some of the changes: the rest is still there to take back.
     const undoneText = undone ? (undoable ? ' · some changes undone' : ' · changes undone') : '';
-    const description = `${runStatusLabels[status]}${chain}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
+    const description = `${runStatusLabel(status, steps)}${chain}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,
@@ -58,7 +58,7 @@ export function runListModel(
       ),
       tooltip: [
         oneLine(state.plan?.objective ?? state.runId, 1_000),
-        `Status: ${runStatusLabels[status]} (run ${state.runId})`,
+        `Status: ${runStatusLabel(status, steps)} (run ${state.runId})`,
         state.reason ? `Reason: ${state.reason}` : undefined,
         ...waitingOn.map((line) => `Waiting: ${line}`),
       ]

@@ -21,6 +21,18 @@ const step: StepView = {
 };
 
 describe('webview step form model', () => {
+  it('names each kind by who does its work, not by the plan file\'s word (a newcomer met synthesis_gate unexplained)', () => {
+    const kinds = fieldSpecs.kind.options?.([], '') ?? [];
+    assert.deepEqual(kinds, ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual']);
+    for (const kind of kinds) {
+      const label = fieldSpecs.kind.optionLabels?.[kind] ?? '';
+      assert.match(label, /^[A-Z][a-z ]+: [a-z]/, `${kind}: ${label}`);
+      assert.doesNotMatch(label, /_/, kind);
+    }
+    assert.equal(fieldSpecs.kind.optionLabels?.['human_review'], 'Your review: you approve or reject');
+    assert.equal(fieldSpecs.tool.optionLabels, undefined, 'a tool is named by its own name');
+  });
+
   it('shows the fields of the chosen kind after Kind, and the failure fields only when editing', () => {
     assert.deepEqual(formFields('agent', false), [
       'title',

@@ -122,6 +122,22 @@ describe('estimateRun: the run\'s cost known before Start', function () {
     assert.deepEqual(llm.requests[0]?.tools?.map((tool) => tool.name), ['read_file', 'ask_user']);
   });
 
+  it('a local model without a price: "cost unknown" is said once in the estimate and once beside what was used, not on every line', () => {
+    const plan = makePlan([agent('S1', 'Fix it.', [], { review: true }), agent('S2', 'Test it.', ['S1'])], { objective: 'Fix' });
+    const estimate = estimateRun(plan, { model: 'qwen2.5-coder:7b', tools });
+    const lines = estimateLines(estimate);
+    assert.ok(lines.length >= 3, lines.join('\n'));
+    assert.equal(lines.join('\n').match(/cost unknown/g)?.length, 1, lines.join('\n'));
+    assert.match(lines[0] ?? '', /cost unknown \(no price for qwen2\.5-coder:7b\)/);
+    const against = estimateAgainstActual(estimate, { requests: 3, totalTokens: 4_200, costUsd: 0, unpricedRequests: 3 });
+    assert.match(against, /^Used 3 model requests, 4\.2k tokens; estimated [\d–]+ requests, .* tokens \(typically [\d.k]+\); cost unknown \(no price for qwen2\.5-coder:7b\)\.$/);
+    assert.equal(against.match(/cost unknown/g)?.length, 1, against);
+    // Some kinds priced and some not: each line says its own, so which one is unknown stays visible.
+    const mixed = estimateLines(estimateRun(plan, { model: 'qwen2.5-coder:7b', models: { reviewer: 'gpt-5' }, tools }));
+    assert.match(mixed.find((line) => line.includes('agent steps')) ?? '', /tokens, cost unknown$/);
+    assert.match(mixed.find((line) => line.includes('model reviews')) ?? '', /tokens, \$[\d.]+/);
+  });
+
   it('a plan without model work estimates no requests and no cost, and sets no budget', () => {
     const plan = makePlan([makeStep('S1', { kind: 'tool', tool: 'list_files', args: {} }), makeStep('S2', { kind: 'manual', dependsOn: ['S1'] })]);
     const estimate = estimateRun(plan, { model: 'unknown-local-model', tools });

@@ -7,6 +7,7 @@ import { planMarkdown } from '../../../../src/core/view/planMarkdown';
 import { planTreeModel } from '../../../../src/core/view/planTreeModel';
 import { runListModel } from '../../../../src/core/view/runListModel';
 import { runSummary } from '../../../../src/core/view/runSummary';
+import { runStatusLabel } from '../../../../src/shared/runStatusLabels';
 import { summaryText } from '../../../../src/cli/summaryText';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -69,7 +70,8 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0 });
     assert.match(body.run.summary?.headline ?? '', /^finished with 1 failed and 1 skipped/);
     const [row] = runListModel([{ state: partial, updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now');
-    assert.equal(row?.description, 'partly done · 0/3 · now');
+    // Not one step completed: "partly done" told a newcomer that some of it was (a trial of 2026-12-06).
+    assert.equal(row?.description, 'nothing done · 0/3 · now');
     assert.equal(row?.icon, 'warning');
     assert.equal(row?.contextValue, 'run.partial');
     const [test] = planTreeModel(plan, 'flat', partial);
@@ -78,8 +80,27 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.equal(body.run.summary?.reason, undefined, 'the panel shows the headline, not a reason that repeats it');
     assert.equal(test?.contextValue, 'step.agent.skipped', 'menus still see the step status');
     const markdown = planMarkdown(plan, partial);
-    assert.match(markdown, /· run partly done_/);
+    assert.match(markdown, /· run nothing done_/);
     assert.match(markdown, /\*\*test\*\* Run the tests \(agent: default\) — failed/);
+  });
+
+  it('a run with some steps completed and some not reads "partly done" in the Runs view and the checklist; one with none, "nothing done"', () => {
+    const some = stateOf([
+      { type: 'run_started', plan },
+      { type: 'step_skipped', stepId: 'notes', reason: 'skipped in the plan', cause: 'plan' },
+      { type: 'step_started', stepId: 'test', attempt: 1 },
+      { type: 'step_completed', stepId: 'test', result: 'red' },
+      { type: 'step_started', stepId: 'fix', attempt: 1 },
+      { type: 'step_failed', stepId: 'fix', attempt: 1, error: 'could not fix', disposition: 'skip' },
+      { type: 'run_completed' },
+    ]);
+    assert.equal(some.status, 'partial');
+    const [row] = runListModel([{ state: some, updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now');
+    assert.equal(row?.description, 'partly done · 1/3 · now');
+    assert.match(planMarkdown(plan, some), /· run partly done_/);
+    assert.equal(runStatusLabel('partial', []), 'nothing done');
+    assert.equal(runStatusLabel('failed', []), 'failed', 'only a partial run reads otherwise with no step completed');
+    assert.equal(runStatusLabel('partial', [{ status: 'failed' }, { status: 'completed' }]), 'partly done');
   });
 
   it('a run whose only skips are as planned is completed, and says so', () => {
