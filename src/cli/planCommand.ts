@@ -78,6 +78,8 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
         stop: planNow.signal,
         progress: (line) => io.err(`  ${line}`),
         ask: cliPlanningQuestions(io, { yes: options.yes === true, answers: options.answers ?? {} }),
+        // The plan is being written now: Ctrl+C cancels, it no longer means "plan with what was read".
+        ended: () => (investigating = false),
       },
     });
     investigating = false;

@@ -73,6 +73,8 @@ export async function planRequest(
                 options.report(line);
               },
               ask: options.ask ?? askPlanningQuestion,
+              // The plan is being written now: Cancel cancels, it no longer means "plan now" (a newcomer needed two).
+              ended: () => options.investigating?.(false),
             },
           }
         : {}),
@@ -99,6 +101,7 @@ export async function planRequest(
       // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
       modelCritique: settings.modelCritique && options.feedback === undefined,
       onPartialStep: (step, index) => {
+        // A plan written straight away, in the investigation's own reply, is being written too.
         if (index === 0) options.investigating?.(false);
         options.onPartialStep?.(step, index);
         if (index + 1 > streamed) options.stepsWritten?.((streamed = index + 1));

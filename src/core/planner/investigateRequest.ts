@@ -48,6 +48,11 @@ export interface InvestigationOptions {
   ask?: (question: PlanningQuestion, signal: AbortSignal) => Promise<string | undefined>;
   /** Receives the streamed reply (a plan written straight away streams its steps). */
   onDelta?: (delta: LlmDelta) => void;
+  /**
+   * Told once the investigation ended and the plan is being written, whichever way it ended (not when planning was
+   * cancelled): from then on "plan now" has nothing left to stop, so a host's Cancel cancels.
+   */
+  ended?: (end: InvestigationEnd) => void;
 }
 
 /** What the planner read and was told, and what it took. */
@@ -119,16 +124,19 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
   const transcript: LlmMessage[] = [];
   const basis = new BasisLog();
   const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };
-  const result = (end: InvestigationEnd, answer?: string): Investigation => ({
-    transcript,
-    basis: basis.basis(),
-    ...(answer === undefined ? {} : { answer }),
-    end,
-    toolCalls,
-    requests,
-    usage,
-    ...(costUsd === undefined ? {} : { costUsd }),
-  });
+  const result = (end: InvestigationEnd, answer?: string): Investigation => {
+    options.ended?.(end);
+    return {
+      transcript,
+      basis: basis.basis(),
+      ...(answer === undefined ? {} : { answer }),
+      end,
+      toolCalls,
+      requests,
+      usage,
+      ...(costUsd === undefined ? {} : { costUsd }),
+    };
+  };
   let toolCalls = 0;
   let requests = 0;
   let costUsd: number | undefined = 0;

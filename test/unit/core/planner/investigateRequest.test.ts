@@ -195,6 +195,27 @@ describe('investigateRequest: a read-only look at the workspace before the plan'
     assert.ok(planRequestText(llm.requests).includes('export function parse()'));
   });
 
+  it('says once that the investigation ended, before the plan is asked for, so a host\'s Cancel then cancels (a newcomer needed two)', async () => {
+    const { llm, base } = options([{ toolCalls: [call('read_file', { path: 'src/parse.ts' })] }, { toolCalls: [], text: 'I have what I need.' }, planJson()]);
+    const ends: { end: string; requestsSent: number }[] = [];
+    await planRequest('Fix the parser', { ...base, investigate: { budget: defaultInvestigationBudget, ended: (end) => ends.push({ end, requestsSent: llm.requests.length }) } });
+    assert.deepEqual(ends, [{ end: 'answered', requestsSent: 2 }]);
+    assert.equal(llm.requests.length, 3, 'the plan was asked for after it');
+    // Cancelled while investigating: planning is over, nothing is being written, and nothing says so.
+    const cancel = new AbortController();
+    const cancelled = options([{ toolCalls: [call('read_file', { path: 'src/parse.ts' })] }, planJson()]);
+    const told: string[] = [];
+    await assert.rejects(
+      planRequest('Fix the parser', {
+        ...cancelled.base,
+        signal: cancel.signal,
+        investigate: { budget: defaultInvestigationBudget, progress: () => cancel.abort(new Error('cancelled')), ended: (end) => told.push(end) },
+      }),
+      /cancelled/,
+    );
+    assert.deepEqual(told, []);
+  });
+
   it('cancelling planning rejects, whatever the investigation was doing', async () => {
     const cancel = new AbortController();
     const { base } = options([{ toolCalls: [call('read_file', { path: 'src/parse.ts' })] }, planJson()]);
