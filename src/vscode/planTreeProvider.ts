@@ -38,6 +38,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private held: { runId: string | undefined } | undefined;
   // Nodes of unchanged steps are reused, so each run event costs a lookup per step, not a rebuild.
   private readonly nodeCache: StepNodeCache = new WeakMap();
+  /** What the context key `taskPlanner.shownRunResumable` was last set to (the view's Resume run button). */
+  private resumableShown = false;
 
   constructor(private layout: PlanTreeLayout = 'flat') {}
 
@@ -159,6 +161,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   private render(): void {
+    // The run shown was cut off by a reload, or cancelled: Resume run in the view's title, where the run is, since the
+    // notification offering it goes after a few seconds (a newcomer missed it).
+    const resumable = this.showing === 'plan' && (this.run?.status === 'interrupted' || this.run?.status === 'cancelled');
+    if (resumable !== this.resumableShown) {
+      this.resumableShown = resumable;
+      void vscode.commands.executeCommand('setContext', 'taskPlanner.shownRunResumable', resumable);
+    }
     const session = this.session ? sessionTreeModel(this.session) : [];
     const undone = this.run !== undefined && this.undone?.runId === this.run.runId ? this.undone.steps : undefined;
     const steps = this.plan ? planTreeModel(this.plan, this.layout, this.run, this.nodeCache, undone) : [];
