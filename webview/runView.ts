@@ -14,7 +14,7 @@ import type { OutputState } from './panelStore';
 import { panelStyles } from './panelStyles';
 import { runAnnouncement } from './runAnnouncement';
 import { renderReplans, renderSummary } from './runSummary';
-import { renderTimeline } from './timelineChart';
+import { renderTimeline, timelineAfter } from './timelineChart';
 import { stepFailureLines, type FailureLine } from './stepFailureLines';
 import { progressText } from '../src/shared/progressPercent';
 import { renderObjective } from './objectiveHeading';
@@ -137,7 +137,7 @@ export class RunViewElement extends LitElement {
         // A run no step of which started yet (or one opened after a reload before it went on) has no time to show.
         run.timeline.bars.length === 0
           ? nothing
-          : html`<section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${renderTimeline(run.timeline)}</section>`
+          : html`<section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${renderTimeline(live ? timelineAfter(run.timeline, performance.now() - this.receivedAt) : run.timeline)}</section>`
       }
       ${focus
         ? html`<section class="output" aria-labelledby="output-heading">

@@ -20,6 +20,16 @@ export function tickLabel(x: number): { x: number; anchor: 'start' | 'end' } {
 }
 
 /**
+ * `timeline` `elapsedMs` after its snapshot: each bar still going on (`ongoing`) reaches the present, and the axis with
+ * it, so a step that waits on you does not look stopped at the moment the last event came (a newcomer's trial).
+ */
+export function timelineAfter(timeline: TimelineView, elapsedMs: number): TimelineView {
+  if (elapsedMs <= 0) return timeline;
+  const bars = timeline.bars.map((bar) => (bar.ongoing ? { ...bar, endMs: bar.endMs + elapsedMs } : bar));
+  return { ...timeline, spanMs: timeline.spanMs + elapsedMs, bars };
+}
+
+/**
  * The run's Gantt chart as SVG: one bar per started step from its start to its end on a
  * shared time axis, coloured by status (via classes on theme colours), one lane per
  * parallel slot, each bar with a title and an accessible description.

@@ -220,7 +220,10 @@ export interface TimelineBar {
   lane: number;
   /** Milliseconds since the run started. */
   startMs: number;
+  /** Milliseconds since the run started: the step's end, or the snapshot's time while it goes on (`ongoing`). */
   endMs: number;
+  /** The step had not ended at the snapshot (it runs or waits on you): the panel draws its bar on to the present. */
+  ongoing: boolean;
 }
 
 /** The timeline (Gantt chart) of a run. */

@@ -34,7 +34,7 @@ export function runTimeline(steps: readonly TimedStep[], runStartedAt: number, n
     let lane = laneEnds.findIndex((end) => end <= startMs);
     if (lane < 0) lane = laneEnds.push(busyUntil) - 1;
     else laneEnds[lane] = busyUntil;
-    bars.push({ stepId: step.stepId, title: step.title, status: step.status, lane, startMs, endMs });
+    bars.push({ stepId: step.stepId, title: step.title, status: step.status, lane, startMs, endMs, ongoing: step.endedAt === undefined });
     spanMs = Math.max(spanMs, endMs);
   }
   return { spanMs, lanes: laneEnds.length, bars };

@@ -98,7 +98,7 @@ describe('run view deltas', () => {
     const delta = diffRunView(view, { ...view, steps: view.steps.map((step) => ({ ...step, title: `${step.title}!` })) });
     assert.ok(delta);
     assert.equal(patchRunView(shorter, delta), undefined, 'a step position beyond the view held');
-    const bar = { stepId: 'S1', title: 'Step 1', status: 'running' as const, lane: 0, startMs: 0, endMs: 5 };
+    const bar = { stepId: 'S1', title: 'Step 1', status: 'running' as const, lane: 0, startMs: 0, endMs: 5, ongoing: true };
     const hole = { ...delta, steps: [], timeline: { spanMs: 5, lanes: 1, length: 3, bars: [{ index: 2, bar }] } };
     assert.equal(patchRunView(view, hole), undefined, 'a bar past the end of those held');
   });

@@ -18,7 +18,8 @@ describe('runTimeline', () => {
 
   it('draws a running step up to now and spans at least one millisecond', () => {
     const running = runTimeline([step('a', 1_000)], 1_000, 1_250);
-    assert.deepEqual(running.bars.map((bar) => [bar.startMs, bar.endMs]), [[0, 250]]);
+    assert.deepEqual(running.bars.map((bar) => [bar.startMs, bar.endMs, bar.ongoing]), [[0, 250, true]]);
+    assert.deepEqual(runTimeline([step('a', 1_000, 1_100)], 1_000, 1_250).bars.map((bar) => bar.ongoing), [false], 'a step that ended is not going on');
     assert.equal(running.spanMs, 250);
     assert.equal(runTimeline([], 1_000, 1_000).spanMs, 1);
     assert.equal(runTimeline([step('a', 900, 1_500)], 1_000, 1_200).spanMs, 500, 'a bar that ends after now widens the chart');
