@@ -6,7 +6,7 @@ import { watchContributedTools } from './vscode/contributedTools';
 import { createToolOffer } from './vscode/offeredTools';
 import { PendingPrompts } from './vscode/pendingPrompts';
 import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
-import { planTask, planTaskFromEditor, regeneratePlan } from './vscode/planTaskCommand';
+import { planTask, planTaskArgument, planTaskFromEditor, regeneratePlan } from './vscode/planTaskCommand';
 import type { PlanTaskDeps } from './vscode/planTaskDeps';
 import { PlanTreeProvider } from './vscode/planTreeProvider';
 import { ProposalDocuments, proposalScheme } from './vscode/proposalDocuments';
@@ -213,7 +213,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     planView,
     runsView,
     runsTree.watchOtherWindows(runsView),
-    vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
+    // `{ "withoutModel": true }` (the walkthrough's "Plan without a model"): the heuristic planner, whatever model is set up.
+    vscode.commands.registerCommand('taskPlanner.planTask', (arg?: unknown) => planTask(deps, planTaskArgument(arg))),
     vscode.commands.registerCommand('taskPlanner.planTaskFromEditor', () => planTaskFromEditor(deps)),
     vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
       planTask(deps, { files: uris ?? (uri ? [uri] : []) }),

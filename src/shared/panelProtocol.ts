@@ -62,6 +62,18 @@ export type MessageHandlers<M extends { type: string }, Context = void, Result =
 
 const stepIdField = z.string().min(1).max(maxStepIdLength);
 
+/**
+ * The plan under review a review action was made on, as the webview showed it: the host acts only while that very
+ * version is still the one under review, and refuses (saying so) an action that arrives after it changed.
+ */
+export const shownPlanSchema = z.object({ id: z.string().min(1).max(10_000), version: z.number().int().min(0) }).strict();
+
+/** The plan a review action was made on. */
+export type ShownPlan = z.infer<typeof shownPlanSchema>;
+
+/** The run a run action was made on: the host acts only while the panel still shows that run. */
+const shownRunField = z.string().min(1).max(200);
+
 /** One plan edit the webview asks for; the host applies it with `editPlan`. */
 export const panelEditSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('updateStep'), stepId: stepIdField, patch: stepPatchSchema }).strict(),
@@ -85,34 +97,36 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Webview, once loaded (also after being hidden and shown): send me the current snapshot; `version` is the one it restored. */
   z.object({ type: z.literal('ready'), session: z.string().max(100).optional(), version: z.number().int().min(0).optional() }).strict(),
   /** Webview, when the user edits, moves, skips, adds or removes a step in review. */
-  z.object({ type: z.literal('edit'), edit: panelEditSchema }).strict(),
+  z.object({ type: z.literal('edit'), plan: shownPlanSchema, edit: panelEditSchema }).strict(),
   /** Webview, when the user asks the planner for a new version with feedback. */
-  z.object({ type: z.literal('regenerate'), feedback: z.string().trim().min(1, 'Say what to change.').max(4_000) }).strict(),
+  z.object({ type: z.literal('regenerate'), plan: shownPlanSchema, feedback: z.string().trim().min(1, 'Say what to change.').max(4_000) }).strict(),
   /** Webview, when the user asks to set up a language model (the review needs one for some steps). */
   z.object({ type: z.literal('setUpModel') }).strict(),
   /** Webview, when the user brings back an earlier version of the plan under review: it becomes the next version. */
-  z.object({ type: z.literal('restoreVersion'), version: z.number().int().min(1) }).strict(),
+  z.object({ type: z.literal('restoreVersion'), plan: shownPlanSchema, version: z.number().int().min(1) }).strict(),
   /**
    * Webview, when the user starts the reviewed plan: `version` is the snapshot the user saw it in. The host starts
    * only the plan that snapshot showed, never one edited, regenerated or replaced since.
    */
   z.object({ type: z.literal('start'), version: z.number().int().min(0), stopAtEstimate: z.boolean().optional() }).strict(),
-  /** Webview, when the user cancels the review or the running run. */
-  z.object({ type: z.literal('cancel') }).strict(),
+  /** Webview, when the user cancels the review of `plan` (closing the panel): never a run shown since. */
+  z.object({ type: z.literal('cancelReview'), plan: shownPlanSchema }).strict(),
+  /** Webview, when the user cancels the run `runId` it shows going on: never another run, nor a review shown since. */
+  z.object({ type: z.literal('cancelRun'), runId: shownRunField }).strict(),
   /** Webview, when the user wants to answer a pending approval or question in the editor. */
-  z.object({ type: z.literal('openApproval'), stepId: stepIdField }).strict(),
+  z.object({ type: z.literal('openApproval'), runId: shownRunField, stepId: stepIdField }).strict(),
   /** Webview, when the user marks a step that is theirs to do Done (`done: true`) or Failed; the host asks for the note or reason. */
-  z.object({ type: z.literal('markManualStep'), stepId: stepIdField, done: z.boolean() }).strict(),
+  z.object({ type: z.literal('markManualStep'), runId: shownRunField, stepId: stepIdField, done: z.boolean() }).strict(),
   /** Webview, when the user opens a file the run changed. */
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1_000) }).strict(),
   /** Webview, when the user asks to restore every file the run changed. */
-  z.object({ type: z.literal('undoRun') }).strict(),
+  z.object({ type: z.literal('undoRun'), runId: shownRunField }).strict(),
   /** Webview, when the user resumes the run shown, stopped by a reload or a cancel: finished steps are not redone. */
-  z.object({ type: z.literal('resumeRun') }).strict(),
+  z.object({ type: z.literal('resumeRun'), runId: shownRunField }).strict(),
   /** Webview, when the user takes back one step of the finished run and the later steps that depend on it or changed the same files. */
-  z.object({ type: z.literal('undoFromHere'), stepId: stepIdField }).strict(),
+  z.object({ type: z.literal('undoFromHere'), runId: shownRunField, stepId: stepIdField }).strict(),
   /** Webview, when the user runs a step of the ended run and the later steps depending on it again, keeping the other results (a new run). */
-  z.object({ type: z.literal('runFromHere'), stepId: stepIdField }).strict(),
+  z.object({ type: z.literal('runFromHere'), runId: shownRunField, stepId: stepIdField }).strict(),
   /** Webview, when the user saves the plan shown as a `*.plan.json` file (the host asks where). */
   z.object({ type: z.literal('savePlanFile') }).strict(),
   /** Webview, when the user exports the plan shown, with its run's statuses, as a Markdown checklist. */

@@ -32,6 +32,14 @@ export interface PlanTaskOptions {
   afterFailure?: (message: string) => Promise<PlanningFailureChoice | undefined>;
 }
 
+/**
+ * The options a caller of the command `taskPlanner.planTask` may give (a walkthrough's or a Markdown command link): only
+ * `{ "withoutModel": true }`, which plans without a model; anything else plans as the command does without one.
+ */
+export function planTaskArgument(arg: unknown): Pick<PlanTaskOptions, 'withoutModel'> {
+  return typeof arg === 'object' && arg !== null && (arg as { withoutModel?: unknown }).withoutModel === true ? { withoutModel: true } : {};
+}
+
 /** What a planning failure offers. */
 export type PlanningFailureChoice = 'Retry' | 'Set up a model' | 'Plan without a model';
 

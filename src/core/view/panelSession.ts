@@ -1,4 +1,4 @@
-import { appendTail, type HostToWebviewMessage, type PanelEdit } from '../../shared/panelProtocol';
+import { appendTail, type HostToWebviewMessage, type PanelEdit, type ShownPlan } from '../../shared/panelProtocol';
 import type { BudgetLimits } from '../llm/budget';
 import { configuredModels } from '../llm/modelRoles';
 import { estimateRun, type EstimateOptions, type RunEstimate } from '../agent/estimateRun';
@@ -55,6 +55,10 @@ export class PanelSession {
   private capabilities: CapabilityCatalogue | undefined;
   /** The model critique's findings, shown with the version they were made on (an edit makes them stale). */
   private modelFindings: { planId: string; version: number; issues: CritiqueIssue[] } | undefined;
+  // The plan each review snapshot lately shown in the webview showed, by snapshot version: Start starts only the plan its snapshot showed.
+  private readonly reviewedPlans = new Map<number, Plan>();
+  // Snapshot versions whose Start was taken: a second Start from the same snapshot (a double click) starts nothing more.
+  private readonly startsTaken = new Set<number>();
 
   /**
    * `session` names this panel host in its snapshots; `tools` are the tools runs get: plans
@@ -94,6 +98,73 @@ export class PanelSession {
   /** True while a run is going (not finished). */
   isRunning(): boolean {
     return this.run !== undefined && (this.run.status === 'running' || this.run.status === 'waiting');
+  }
+
+  /**
+   * Why an action the webview made on `shown`, the plan it showed for review, must not act now: the panel shows a run,
+   * another plan, or another version of it (edited, regenerated, brought back) since; `undefined` when `shown` is the
+   * plan under review. The reason is said to the user as is.
+   */
+  reviewMoved(shown: ShownPlan): string | undefined {
+    const plan = this.plan;
+    if (!plan || this.run) return 'The panel shows a run now, not the plan you acted on; nothing was changed.';
+    if (plan.id !== shown.id) return 'The panel shows another plan now; nothing was changed. Look it over, then try again.';
+    if (plan.version !== shown.version) {
+      return `The plan is at version ${plan.version} now, not version ${shown.version} you acted on; nothing was changed. Look it over, then try again.`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Why an action the webview made on the run `runId` it showed must not act now: the panel shows another run or a
+   * plan under review since; `undefined` when it still shows that run. The reason is said to the user as is.
+   */
+  runMoved(runId: string): string | undefined {
+    if (this.run?.runId === runId) return undefined;
+    return this.run ? 'The panel shows another run now, not the one you acted on; nothing was done.' : 'The panel shows a plan under review now, not the run you acted on; nothing was done.';
+  }
+
+  /** The webview got review snapshot `version`: a Start from it starts the plan it showed, if that is still under review. */
+  reviewShown(version: number): void {
+    const plan = this.plan;
+    if (!plan || this.run) return;
+    this.reviewedPlans.set(version, plan);
+    // Start comes from one of the last snapshots the webview got; older ones only cost memory.
+    for (const old of this.reviewedPlans.keys()) {
+      if (this.reviewedPlans.size <= reviewedPlansKept) break;
+      this.reviewedPlans.delete(old);
+    }
+  }
+
+  /**
+   * The plan the review snapshot `version` showed when it is still the plan under review, else `undefined`: an edit,
+   * Regenerate, an earlier version brought back or another plan shown since makes every earlier snapshot's plan stale.
+   */
+  reviewedPlan(version: number): Plan | undefined {
+    const shown = this.reviewedPlans.get(version);
+    return shown !== undefined && this.isReviewing() && shown === this.plan ? shown : undefined;
+  }
+
+  /**
+   * Start pressed on review snapshot `version`: the plan to start, once. Every snapshot that showed that plan is
+   * used up with it, so a second Start (a double click, the same click sent twice) starts no second run: `pressed`;
+   * a later snapshot (one the panel posts after a start that did not go through) may start it again. `changed`: the
+   * snapshot's plan is no longer the one under review.
+   */
+  takeStart(version: number): { ok: true; plan: Plan } | { ok: false; reason: 'changed' | 'pressed' } {
+    if (this.startsTaken.has(version)) return { ok: false, reason: 'pressed' };
+    const plan = this.reviewedPlan(version);
+    if (!plan) return { ok: false, reason: 'changed' };
+    for (const [shown, reviewed] of this.reviewedPlans) {
+      if (reviewed !== plan) continue;
+      this.reviewedPlans.delete(shown);
+      this.startsTaken.add(shown);
+    }
+    for (const old of this.startsTaken) {
+      if (this.startsTaken.size <= reviewedPlansKept) break;
+      this.startsTaken.delete(old);
+    }
+    return { ok: true, plan };
   }
 
   /** Reviews `plan` (leaving any run); a plan with another id starts a new version history. */
@@ -343,6 +414,9 @@ export class PanelSession {
     };
   }
 }
+
+/** How many review snapshots' plans a session remembers for Start. */
+const reviewedPlansKept = 32;
 
 /**
  * The core edit for a webview edit; a kind change drops the fields of the old kind, blank

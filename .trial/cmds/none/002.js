@@ -1,0 +1,15 @@
+const field = await h.commandInput(page, 'Plan task', 'Task Planner: Plan task');
+await h.shoot('01-plan-input');
+const ph = await field.getAttribute('placeholder');
+const boxText = await h.text('.quick-input-widget');
+await field.focus();
+await h.typeIntoQuickInput(page, 'The test in test/stats.test.js fails: wordCounts should ignore case and extra spaces. Fix src/stats.js so npm test passes.');
+await page.keyboard.press('Enter');
+await h.sleep(2000);
+await h.shoot('02-planning');
+const t1 = await h.toasts();
+const review = h.panel().locator('plan-panel-app[data-mode="review"]');
+await review.locator('li.step').first().waitFor({ timeout: 60000 });
+await h.sleep(1500);
+await h.shoot('03-review');
+return ['placeholder: ' + ph, boxText, '==TOASTS', t1, '==PANEL', await h.panelText(), '==SIDEBAR', await h.sidebar(), '==STATUS', await h.statusbar(), '==TOASTS', await h.toasts()].join('\n');

@@ -1,0 +1,10 @@
+const review = h.panel().locator('plan-panel-app[data-mode="review"]');
+await review.locator('vscode-button[data-action="add"]').click();
+await h.sleep(1500);
+await h.shoot('04-add-step');
+const sel = review.locator('step-edit-form vscode-single-select').first();
+const opts = await review.locator('step-edit-form vscode-single-select').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('name'), label: e.label, value: e.value, options: [...e.querySelectorAll('vscode-option')].map((o) => o.getAttribute('value') + ' => ' + o.textContent.trim()) })));
+await sel.click();
+await h.sleep(800);
+await h.shoot('05-kind-open');
+return JSON.stringify(opts, null, 1) + '\n' + await h.deepText();
