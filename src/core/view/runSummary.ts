@@ -141,7 +141,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
       title: oneLine(step.title, summaryLimits.line),
       status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
       line: oneLine(
-        `${stepLine(stepState, stoppedRun(state.status))}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}`,
+        `${stepLine(stepState, stoppedRun(state.status))}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}${yoursLine(step, stepState)}`,
         summaryLimits.line,
       ),
       ...(earlier === undefined ? {} : { earlier }),
@@ -284,6 +284,14 @@ function filesLine(planned: readonly string[] | undefined, changed: readonly str
   const unplanned = planned === undefined ? [] : changed.filter((path) => !inWriteScope(path, planned));
   const others = changed.filter((path) => path !== named);
   return `${others.length > 0 ? ` · changed ${others.join(', ')}` : ''}${unplanned.length > 0 ? ` (not planned: ${unplanned.join(', ')})` : ''}${undone ? ', since undone' : ''}`;
+}
+
+/**
+ * A step you did yourself, done: what you changed in it was not made through the run, so Undo run cannot take it back
+ * (a newcomer expected it to, since the run's other changes are).
+ */
+function yoursLine(step: Step, state: RunState['steps'][string]): string {
+  return step.kind === 'manual' && state.status === 'completed' ? ' · what you changed yourself is not in Undo run' : '';
 }
 
 /**

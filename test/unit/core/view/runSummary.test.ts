@@ -58,6 +58,22 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.equal(run({ matches: [], filesSearched: 3, filesSkipped: 0, truncated: false }), 'matches: [], filesSearched: 3, filesSkipped: 0, truncated: false', 'every folder read: its fields');
   });
 
+  it('says of a step you did yourself that Undo run does not take back what you changed in it (a newcomer expected it to)', () => {
+    const state = stateOf([
+      { type: 'run_started', plan: makePlan([makeStep('doc', { kind: 'manual', title: 'Document the API' }), makeStep('never', { kind: 'manual' })]) },
+      { type: 'step_started', stepId: 'doc', attempt: 1 },
+      { type: 'step_completed', stepId: 'doc', result: 'Done by you.' },
+      { type: 'step_started', stepId: 'never', attempt: 1 },
+      { type: 'step_failed', stepId: 'never', attempt: 1, error: 'You marked step never as failed: no time.', disposition: 'stop' },
+      { type: 'run_failed', reason: 'Step never failed' },
+    ]);
+    const [doc, never] = runSummary(state).steps;
+    assert.equal(doc?.line, 'Done by you. · what you changed yourself is not in Undo run');
+    assert.doesNotMatch(never?.line ?? '', /Undo/, 'a step you did not do changed nothing to speak of');
+    const tool = runSummary(stateOf([{ type: 'run_started', plan }, { type: 'step_started', stepId: 'read', attempt: 1 }, { type: 'step_completed', stepId: 'read', result: 'ok' }]));
+    assert.equal(tool.steps[0]?.line, 'ok', 'a step the run did is in Undo run already');
+  });
+
   it('says when a step completed only after more than one attempt', () => {
     const state = stateOf([
       { type: 'run_started', plan: makePlan([makeStep('fix'), makeStep('once')]) },
