@@ -7,13 +7,14 @@ import { errorMessage } from '../shared/errorMessage';
 import { shownUsd } from '../shared/shownUsd';
 import { collectAttachments } from './attachments';
 import { loadRuntime } from './loadRuntime';
-import { showError, showWarning } from './notifications';
+import { showError, showInformation, showWarning } from './notifications';
 import { planningFolder } from './planningFolder';
 import { withPlanningProgress } from './planningProgress';
 import { planRequest } from './planRequest';
 import type { PlanTaskDeps } from './planTaskDeps';
 import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { tellRunInProgress } from './runInProgress';
+import { shownLine } from './shownText';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -30,7 +31,18 @@ export interface PlanTaskOptions {
   folder?: vscode.WorkspaceFolder;
   /** Asks what to do after planning failed; default: the error notification's buttons (tests answer it themselves). */
   afterFailure?: (message: string) => Promise<PlanningFailureChoice | undefined>;
+  /**
+   * Asks whether to review the plan of `objective`, which came after a later "Plan task" started (whose plan it would
+   * replace in the review); default: a notification with "Show it" (tests answer it themselves).
+   */
+  whenOvertaken?: (objective: string) => Promise<boolean>;
 }
+
+/**
+ * "Plan task" plannings started in this window so far: a planning that ends after a later one started asks before its
+ * plan takes the review (a newcomer's second request, answered first, was replaced without a word by the first one's).
+ */
+let planningsStarted = 0;
 
 /**
  * The options a caller of the command `taskPlanner.planTask` may give (a walkthrough's or a Markdown command link): only
@@ -67,6 +79,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
+  const planning = ++planningsStarted;
   const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: planning'), (progress) =>
     planRequest(deps, text, attachments, { ...progress, withoutModel: options.withoutModel === true, folder }),
   ).catch((error: unknown) => {
@@ -79,6 +92,10 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   }
   if (!planned) return {};
   const { plan, critique } = planned;
+  if (planning !== planningsStarted && !(await (options.whenOvertaken ?? askToShowOvertaken)(plan.objective))) {
+    deps.log.info(`The plan for "${plan.objective.slice(0, 200)}" came after a later Plan task started: not shown.`);
+    return { plan, critique };
+  }
   if (folder) {
     deps.runs.planFor(plan.id, folder);
     deps.runs.useFolder(folder);
@@ -118,6 +135,19 @@ async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions
     if (setUp?.ok) return planTask(deps, options);
   }
   return {};
+}
+
+/** The notification for a plan that came after a later "Plan task" started: whether the user chose to review it. */
+async function askToShowOvertaken(objective: string): Promise<boolean> {
+  const show = vscode.l10n.t('Show it');
+  const picked = await showInformation(
+    vscode.l10n.t(
+      'Task Planner: the plan for "{0}" is ready, but you asked for another plan since, so it is not shown in place of that one.',
+      shownLine(objective, 120),
+    ),
+    show,
+  );
+  return picked === show;
 }
 
 /** The error notification after a planning failure, its buttons in the user's language; the choice, `undefined` when dismissed. */
