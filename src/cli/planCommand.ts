@@ -80,6 +80,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
         ask: cliPlanningQuestions(io, { yes: options.yes === true, answers: options.answers ?? {} }),
         // The plan is being written now: Ctrl+C cancels, it no longer means "plan with what was read".
         ended: () => (investigating = false),
+        writing: () => (investigating = false),
       },
     });
     investigating = false;

@@ -62,6 +62,13 @@ export async function planRequest(
     const capabilities = await deps.runs.capabilities(options.signal, options.folder);
     const investigate = provider.llm !== undefined && settings.investigation.maxToolCalls > 0;
     options.investigating?.(investigate);
+    let told = false;
+    const writingPlan = (): void => {
+      if (told) return;
+      told = true;
+      options.investigating?.(false);
+      options.report(vscode.l10n.t('writing the plan…'));
+    };
     return await runtime.planRequest(text, {
       ...(investigate
         ? {
@@ -73,8 +80,10 @@ export async function planRequest(
                 options.report(line);
               },
               ask: options.ask ?? askPlanningQuestion,
-              // The plan is being written now: Cancel cancels, it no longer means "plan now" (a newcomer needed two).
-              ended: () => options.investigating?.(false),
+              // The plan is being written now: Cancel cancels, it no longer means "plan now" (a newcomer needed two), and the
+              // notification says so instead of the last file read (a newcomer's Cancel there threw a plan half written away).
+              ended: writingPlan,
+              writing: writingPlan,
             },
           }
         : {}),

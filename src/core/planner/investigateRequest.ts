@@ -53,6 +53,11 @@ export interface InvestigationOptions {
    * cancelled): from then on "plan now" has nothing left to stop, so a host's Cancel cancels.
    */
   ended?: (end: InvestigationEnd) => void;
+  /**
+   * Told once when a reply starts as a plan does (`{` or a code fence), before the investigation ends: the model writes
+   * the plan straight away, so "plan now" would throw that plan away and ask for it again; a host's Cancel then cancels.
+   */
+  writing?: () => void;
 }
 
 /** What the planner read and was told, and what it took. */
@@ -143,18 +148,24 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
   if (options.budget.maxToolCalls <= 0 || definitions.length === 0) return result('tool_calls');
   const limits = limitSignal(options, options.budget.maxSeconds * 1000);
   const context = planningToolContext(options);
+  let writingTold = false;
+  const writing = options.writing && ((): void => {
+    if (!writingTold) options.writing?.();
+    writingTold = true;
+  });
   try {
     for (;;) {
       const over = overBudget(options, limits, toolCalls, usage);
       if (over !== undefined) return result(over);
       let response;
+      const onDelta = watchForPlan(options.onDelta, writing);
       try {
         response = await options.llm.chat({
           messages: [...messages, ...transcript],
           tools: definitions,
           signal: limits.signal,
           stream: true,
-          ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+          ...(onDelta ? { onDelta } : {}),
         });
       } catch (error) {
         options.signal.throwIfAborted();
@@ -186,6 +197,23 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
   } finally {
     limits.dispose();
   }
+}
+
+/**
+ * `onDelta` for one reply, also telling `writing` when the reply's text starts as a plan does (its first characters other
+ * than white space are `{` or a code fence); a reply that starts in words (before a tool call, say) is no plan.
+ */
+function watchForPlan(onDelta: ((delta: LlmDelta) => void) | undefined, writing: (() => void) | undefined): ((delta: LlmDelta) => void) | undefined {
+  if (!writing) return onDelta;
+  let decided = false;
+  return (delta) => {
+    onDelta?.(delta);
+    if (decided || delta.kind !== 'text') return;
+    const first = delta.text.trimStart()[0];
+    if (first === undefined) return;
+    decided = true;
+    if (first === '{' || first === '`') writing();
+  };
 }
 
 /** The tools offered while planning: the registry's read tools among `planningReadTools`, in that order. */

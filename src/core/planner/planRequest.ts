@@ -65,7 +65,7 @@ export interface PlanRequestOptions {
    * With a model and a workspace: the model investigates before it plans (read-only tools,
    * questions through `ask`) within `budget`. Absent, without a model or with no tool calls allowed: no investigation.
    */
-  investigate?: Pick<InvestigationOptions, 'budget' | 'stop' | 'progress' | 'ask' | 'ended'>;
+  investigate?: Pick<InvestigationOptions, 'budget' | 'stop' | 'progress' | 'ask' | 'ended' | 'writing'>;
 }
 
 /** A plan with its critique and the planner's warnings (parse and validation findings). */

@@ -216,6 +216,26 @@ describe('investigateRequest: a read-only look at the workspace before the plan'
     assert.deepEqual(told, []);
   });
 
+  it('says once that the model writes the plan straight away, as the plan\'s first characters stream; a reply that starts in words is no plan', async () => {
+    const streamed = (text: string, reply: ScriptedReply) => (request: LlmChatRequest) => {
+      for (const piece of [' \n', text.slice(0, 2), text.slice(2)]) request.onDelta?.({ kind: 'text', text: piece });
+      return typeof reply === 'function' ? reply(request) : reply;
+    };
+    const told: string[] = [];
+    const { base } = options([
+      streamed('Let me read the parser first.', { text: 'Let me read the parser first.', toolCalls: [call('read_file', { path: 'src/parse.ts' })] }),
+      streamed(planJson(), planJson()),
+      planJson(),
+    ]);
+    await planRequest('Fix the parser', {
+      ...base,
+      investigate: { budget: defaultInvestigationBudget, progress: (line) => told.push(`progress: ${line}`), writing: () => told.push('writing'), ended: (end) => told.push(`ended: ${end}`) },
+    });
+    assert.deepEqual(told.filter((line) => !line.startsWith('progress: ')), ['writing', 'ended: answered'], told.join(' | '));
+    const read = told.findIndex((line) => line.startsWith('progress: ') && line.includes('src/parse.ts'));
+    assert.ok(read >= 0 && told.indexOf('writing') > read, `not while the words before the tool call came: ${told.join(' | ')}`);
+  });
+
   it('cancelling planning rejects, whatever the investigation was doing', async () => {
     const cancel = new AbortController();
     const { base } = options([{ toolCalls: [call('read_file', { path: 'src/parse.ts' })] }, planJson()]);
