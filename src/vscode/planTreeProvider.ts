@@ -117,15 +117,16 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   /**
-   * What the view's title says it shows, since the plan panel may show another run: the request and how its run
-   * stands ("Write notes.md · running"), the request alone for a plan not run, nothing for a chat's session plan.
+   * What the view's title says it shows, since the plan panel may show another run: how its run stands and the request
+   * ("running · Write notes.md"), the request alone for a plan not run, nothing for a chat's session plan.
    * One line, at most about 60 characters.
    */
   shownDescription(): string | undefined {
     if (this.showing === 'session' || this.plan === undefined) return undefined;
     // A plain "…": the view cuts its title at its own width too, and a "(N more characters cut)" note was cut with it.
     const objective = shownLine(this.plan.objective, 48);
-    return this.run === undefined ? objective : `${objective} · ${runStatusLabel(this.run.status, Object.values(this.run.steps))}`;
+    // The status first: the view cuts its title at its width, and a newcomer never saw "· nothing done" at the end.
+    return this.run === undefined ? objective : `${runStatusLabel(this.run.status, Object.values(this.run.steps))} · ${objective}`;
   }
 
   /** The run snapshot the tree shows (its steps' statuses and pending requests), `undefined` while it shows a plan that is not running. */

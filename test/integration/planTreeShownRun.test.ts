@@ -178,7 +178,7 @@ describe('The Plan tree acts on the run it shows', function () {
     await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
     assert.equal(api.currentPlan()?.id, opened.id, 'the Plan view does not show the run opened');
     // Its title says which run it shows (the plan panel may show another).
-    assert.equal(api.planViewDescription(), 'List the files once · completed');
+    assert.equal(api.planViewDescription(), 'completed · List the files once');
     // The run going on changes (its write approved and done) and ends: each of its snapshots reaches the views at once.
     await vscode.commands.executeCommand('taskPlanner.approve', 'K2');
     const result = await second;
@@ -191,7 +191,7 @@ describe('The Plan tree acts on the run it shows', function () {
     assert.equal(command?.command, 'taskPlanner.openRun');
     await vscode.commands.executeCommand(command.command, ...((command.arguments ?? []) as unknown[]));
     assert.equal(api.currentPlan()?.id, going.id, "the status bar's click did not show its run");
-    assert.equal(api.planViewDescription(), 'Write the kept note · completed');
+    assert.equal(api.planViewDescription(), 'completed · Write the kept note');
     assert.equal(api.planTreeNodes().find((node) => node.stepId === 'K2')?.icon, 'pass-filled');
   });
 
