@@ -1,6 +1,6 @@
 import type { RunStatusView, StepStatusView } from '../src/shared/panelViewModel';
 import { runStatusLabels } from '../src/shared/runStatusLabels';
-import { stepStatusLabels } from '../src/shared/stepStatusLabels';
+import { failedNotStoppingLabel, rejectedLabel, stepStatusLabels } from '../src/shared/stepStatusLabels';
 import { visibleControls, visibleInvisibles } from '../src/shared/visibleCharacters';
 
 /**
@@ -24,4 +24,15 @@ export function boundedTitle(title: string, max = 200): string {
  */
 export function shownText(text: string): string {
   return visibleInvisibles(visibleControls(text));
+}
+
+/**
+ * The colour of a step's dot (a `.s-*` class), in the steps table and on the timeline: a failure its policy went past is
+ * red as a failure is, and a step you rejected orange as the Plan view shows it; any other skipped step grey (a newcomer
+ * read the grey dot of a failed step as nothing wrong).
+ */
+export function stepDot(step: { status: string; statusLabel?: string }): string {
+  if (step.statusLabel === failedNotStoppingLabel) return 'failed';
+  if (step.statusLabel === rejectedLabel) return 'partial';
+  return step.status;
 }

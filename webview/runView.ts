@@ -1,13 +1,12 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
-import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { WebviewMessage, WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { PendingView, ReplacedStepView, RunStatusView, RunStepView, RunView } from '../src/shared/panelViewModel';
-import { failedNotStoppingLabel, rejectedLabel } from '../src/shared/stepStatusLabels';
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
 import { shownUsd } from '../src/shared/shownUsd';
 import { formatDuration } from '../src/shared/formatDuration';
-import { formatStatus, shownText } from './formatting';
+import { formatStatus, shownText, stepDot } from './formatting';
 import { runStatusLabel } from '../src/shared/runStatusLabels';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
@@ -18,6 +17,9 @@ import { renderTimeline, timelineAfter } from './timelineChart';
 import { stepFailureLines, type FailureLine } from './stepFailureLines';
 import { progressText } from '../src/shared/progressPercent';
 import { renderObjective } from './objectiveHeading';
+
+/** An action on a step of the run shown, before the run's id is added. */
+type RunActionWithoutRun<M = WebviewMessage<'openApproval' | 'markManualStep' | 'undoFromHere' | 'runFromHere'>> = M extends unknown ? Omit<M, 'runId'> : never;
 
 const failureClass: Record<FailureLine['kind'], string> = { earlier: 'warning', error: 'error', diagnosis: 'warning' };
 // The colour of the run's status dot (a `.s-*` class); a run partly done never looks completed.
@@ -78,6 +80,11 @@ export class RunViewElement extends LitElement {
 
   private readonly send = (message: WebviewToHostMessage): void => emitAction(this, message);
 
+  /** Sends an action on a step of the run shown, naming that run: the host acts only while it still shows it. */
+  private sendAboutRun(message: RunActionWithoutRun): void {
+    if (this.run) this.send({ ...message, runId: this.run.runId });
+  }
+
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
     if (changed.has('run')) this.receivedAt = performance.now();
   }
@@ -120,7 +127,7 @@ export class RunViewElement extends LitElement {
           <span class="muted" data-elapsed>${formatDuration(live ? run.elapsedMs + Math.max(0, performance.now() - this.receivedAt) : run.elapsedMs)} · plan version ${run.planVersion}</span>
           ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · ${costText(run.usage)} · ${run.usage.requests} ${run.usage.requests === 1 ? 'request' : 'requests'}</span>` : html`<span class="muted usage">no model calls during the run</span>`}
           <span class="spacer"></span>
-          ${live ? html`<vscode-button secondary data-action="cancel" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
+          ${live ? html`<vscode-button secondary data-action="cancel" @click=${() => this.send({ type: 'cancelRun', runId: run.runId })}>Cancel run</vscode-button>` : nothing}
         </div>
         <vscode-progress-bar aria-label="Run progress" .value=${finishedSteps(run.progress)} .max=${Math.max(1, run.progress.total)}></vscode-progress-bar>
       </header>
@@ -132,7 +139,7 @@ export class RunViewElement extends LitElement {
             </ul>
           </section>`
         : nothing}
-      ${run.summary ? renderSummary(run.summary, runStatusLabel(run.status, run.steps), this.send) : nothing}
+      ${run.summary ? renderSummary(run.summary, runStatusLabel(run.status, run.steps), run.runId, this.send) : nothing}
       ${
         // A run no step of which started yet (or one opened after a reload before it went on) has no time to show.
         run.timeline.bars.length === 0
@@ -181,7 +188,7 @@ export class RunViewElement extends LitElement {
 
   private renderPrompt(request: PendingView): TemplateResult {
     return html`<li class="row"><span class="tag">${request.kind}</span> <span class="mono">${request.stepId}</span> ${request.prompt}
-      <vscode-button data-action="open-approval" aria-label=${`Open the ${request.kind} of step ${request.stepId} in the editor`} @click=${() => this.send({ type: 'openApproval', stepId: request.stepId })}>Open</vscode-button></li>`;
+      <vscode-button data-action="open-approval" aria-label=${`Open the ${request.kind} of step ${request.stepId} in the editor`} @click=${() => this.sendAboutRun({ type: 'openApproval', stepId: request.stepId })}>Open</vscode-button></li>`;
   }
 
   /** A step that is the user's to do: its instructions in full, then Done and Failed (the host asks for the note or the reason). */
@@ -191,8 +198,8 @@ export class RunViewElement extends LitElement {
       <div><strong>${heading}</strong></div>
       <div class="instructions">${instructions.join('\n').trim()}</div>
       <div class="row">
-        <vscode-button data-action="manual-done" aria-label=${`Done: mark step ${request.stepId} done`} @click=${() => this.send({ type: 'markManualStep', stepId: request.stepId, done: true })}>Done</vscode-button>
-        <vscode-button secondary data-action="manual-failed" aria-label=${`Failed: step ${request.stepId} could not be done`} @click=${() => this.send({ type: 'markManualStep', stepId: request.stepId, done: false })}>Failed</vscode-button>
+        <vscode-button data-action="manual-done" aria-label=${`Done: mark step ${request.stepId} done`} @click=${() => this.sendAboutRun({ type: 'markManualStep', stepId: request.stepId, done: true })}>Done</vscode-button>
+        <vscode-button secondary data-action="manual-failed" aria-label=${`Failed: step ${request.stepId} could not be done`} @click=${() => this.sendAboutRun({ type: 'markManualStep', stepId: request.stepId, done: false })}>Failed</vscode-button>
       </div>
     </li>`;
   }
@@ -203,7 +210,7 @@ export class RunViewElement extends LitElement {
     const label = `Undo from here: restore the ${files} step ${step.id} changed, and the changes of the later steps that depend on it or changed the same files`;
     return html`<vscode-button secondary data-action="undo-from-here" aria-label=${label}
       title="Restore what this step and the later steps that build on it changed"
-      @click=${() => this.send({ type: 'undoFromHere', stepId: step.id })}>Undo from here</vscode-button>`;
+      @click=${() => this.sendAboutRun({ type: 'undoFromHere', stepId: step.id })}>Undo from here</vscode-button>`;
   }
 
   private renderFailure(step: RunStepView): TemplateResult[] {
@@ -214,7 +221,7 @@ export class RunViewElement extends LitElement {
   private renderRunFromHere(step: RunStepView): TemplateResult {
     return html`<vscode-button secondary data-action="run-from-here" aria-label=${`Run from here: run step ${step.id} and the steps that depend on it again`}
       title="Run this step and the later steps that depend on it again, keeping the other steps' results"
-      @click=${() => this.send({ type: 'runFromHere', stepId: step.id })}>Run from here</vscode-button>`;
+      @click=${() => this.sendAboutRun({ type: 'runFromHere', stepId: step.id })}>Run from here</vscode-button>`;
   }
 
   /**
@@ -255,12 +262,3 @@ function noOutput(step: RunStepView, live: boolean): string {
   return live ? 'No output yet.' : 'No output: the step printed nothing.';
 }
 
-/**
- * The colour of a step's dot: a failure its policy went past is red as a failure is, and a step you rejected orange as
- * the Plan view shows it; any other skipped step grey (a newcomer read the grey dot of a failed step as nothing wrong).
- */
-function stepDot(step: RunStepView): string {
-  if (step.statusLabel === failedNotStoppingLabel) return 'failed';
-  if (step.statusLabel === rejectedLabel) return 'partial';
-  return step.status;
-}

@@ -1,6 +1,7 @@
 import { html, svg, type TemplateResult } from 'lit';
 import type { TimelineView } from '../src/shared/panelViewModel';
 import { formatDuration } from '../src/shared/formatDuration';
+import { formatStatus, stepDot } from './formatting';
 
 const laneHeight = 18;
 const barHeight = 12;
@@ -51,8 +52,8 @@ export function renderTimeline(timeline: TimelineView): TemplateResult {
         const x = scale(bar.startMs);
         const w = Math.max(6, scale(bar.endMs) - x);
         const y = axisHeight + bar.lane * laneHeight + (laneHeight - barHeight) / 2;
-        const label = `${bar.stepId} ${bar.title}: ${bar.status.replace('_', ' ')}, ${formatDuration(bar.startMs)} to ${formatDuration(bar.endMs)}`;
-        return svg`<rect class="bar s-${bar.status}" data-step-id=${bar.stepId} data-status=${bar.status} data-lane=${bar.lane} data-start-ms=${bar.startMs} data-end-ms=${bar.endMs} x=${x} y=${y} width=${w} height=${barHeight} rx="2" role="img" aria-label=${label}><title>${label}</title></rect>`;
+        const label = `${bar.stepId} ${bar.title}: ${bar.statusLabel ?? formatStatus(bar.status)}, ${formatDuration(bar.startMs)} to ${formatDuration(bar.endMs)}`;
+        return svg`<rect class="bar s-${stepDot(bar)}" data-step-id=${bar.stepId} data-status=${bar.status} data-lane=${bar.lane} data-start-ms=${bar.startMs} data-end-ms=${bar.endMs} x=${x} y=${y} width=${w} height=${barHeight} rx="2" role="img" aria-label=${label}><title>${label}</title></rect>`;
       })}
     </svg>
   </figure>`;

@@ -217,6 +217,8 @@ export interface TimelineBar {
   stepId: string;
   title: string;
   status: StepStatusView;
+  /** The status in words where it says more than the status's own word, as `RunStepView.statusLabel`. */
+  statusLabel?: string;
   lane: number;
   /** Milliseconds since the run started. */
   startMs: number;

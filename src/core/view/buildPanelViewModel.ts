@@ -322,7 +322,10 @@ function runView(source: RunSource, plan: Plan): RunView {
     ...focusOf(stepStates),
     pending,
     timeline: runTimeline(
-      plan.steps.map((step, index) => ({ stepId: step.id, title: step.title, status: stepStates[index]!.status, ...times(stepStates[index]!) })),
+      plan.steps.map((step, index) => {
+        const stepState = stepStates[index]!;
+        return { stepId: step.id, title: step.title, status: stepState.status, ...statusLabelOf(stepState, stopped), ...times(stepState) };
+      }),
       startedAt,
       endedAt,
     ),

@@ -5,6 +5,8 @@ export interface TimedStep {
   stepId: string;
   title: string;
   status: StepStatusView;
+  /** The status in words where it says more than the status's own word ("rejected by you" for a skipped step). */
+  statusLabel?: string;
   startedAt?: number;
   endedAt?: number;
 }
@@ -34,7 +36,8 @@ export function runTimeline(steps: readonly TimedStep[], runStartedAt: number, n
     let lane = laneEnds.findIndex((end) => end <= startMs);
     if (lane < 0) lane = laneEnds.push(busyUntil) - 1;
     else laneEnds[lane] = busyUntil;
-    bars.push({ stepId: step.stepId, title: step.title, status: step.status, lane, startMs, endMs, ongoing: step.endedAt === undefined });
+    const label = step.statusLabel === undefined ? {} : { statusLabel: step.statusLabel };
+    bars.push({ stepId: step.stepId, title: step.title, status: step.status, ...label, lane, startMs, endMs, ongoing: step.endedAt === undefined });
     spanMs = Math.max(spanMs, endMs);
   }
   return { spanMs, lanes: laneEnds.length, bars };

@@ -9,6 +9,7 @@ import { runListModel } from '../../../../src/core/view/runListModel';
 import { runSummary } from '../../../../src/core/view/runSummary';
 import { runStatusLabel } from '../../../../src/shared/runStatusLabels';
 import { summaryText } from '../../../../src/cli/summaryText';
+import { stepDot } from '../../../../webview/formatting';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 // The trial's natural plan: run the tests (onFailure skip), then fix what fails from their output.
@@ -185,6 +186,13 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.match(chat, /Write two\\\.txt — rejected by you\\: too long/);
     assert.equal(chat.match(/rejected by you/g)?.length, 2, 'the headline and the line of the step');
     assert.equal(chatEventMarkdown(stampEvent(rejected, 'run-1', 5, 0), (id) => id), '- ↷ two rejected by you: too long\n');
+    // The panel's timeline says it too, and draws it orange, not as a grey "skipped" (a newcomer's trial).
+    const panel = buildPanelViewModel(undefined, { state, now: 2_000_000 });
+    assert.ok(panel.mode === 'run');
+    const bar = panel.run.timeline.bars.find((shown) => shown.stepId === 'two');
+    assert.equal(bar?.statusLabel, 'rejected by you');
+    assert.equal(bar && stepDot(bar), 'partial');
+    assert.equal(panel.run.timeline.bars.find((shown) => shown.stepId === 'one')?.statusLabel, undefined, 'a completed step is said by its status');
     const bare = stateOf([
       { type: 'run_started', plan: makePlan([makeStep('two')]) },
       { type: 'step_skipped', stepId: 'two', reason: 'Rejected by the user', cause: 'rejected' },

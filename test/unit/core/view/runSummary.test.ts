@@ -64,7 +64,7 @@ describe('runSummary: how a run ended, once for every view', () => {
       { type: 'step_started', stepId: 'doc', attempt: 1 },
       { type: 'step_completed', stepId: 'doc', result: 'Done by you.' },
       { type: 'step_started', stepId: 'never', attempt: 1 },
-      { type: 'step_failed', stepId: 'never', attempt: 1, error: 'You marked step never as failed: no time.', disposition: 'stop' },
+      { type: 'step_failed', stepId: 'never', attempt: 1, error: 'You marked step never as failed: no time.', disposition: 'fail' },
       { type: 'run_failed', reason: 'Step never failed' },
     ]);
     const [doc, never] = runSummary(state).steps;
