@@ -3,7 +3,7 @@ import type { StepStatus, StoppedRunStatus } from './vocabulary';
 /** Each step status in words for people (short, lower case), the same in every view. */
 export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
   pending: 'pending',
-  blocked: 'blocked',
+  blocked: 'waits for earlier steps',
   ready: 'ready',
   running: 'running',
   awaiting_approval: 'awaiting approval',

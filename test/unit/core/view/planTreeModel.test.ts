@@ -120,7 +120,7 @@ describe('planTreeModel', () => {
     run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
     run = reduceRunEvent(run, { type: 'step_completed', stepId: 'a', result: 'x', runId: 'r', seq: 3, time: 8 });
     const cache: StepNodeCache = new WeakMap();
-    assert.equal(planTreeModel(plan, 'flat', run, cache)[1]!.description, 'agent: coder · blocked');
+    assert.equal(planTreeModel(plan, 'flat', run, cache)[1]!.description, 'agent: coder · waits for earlier steps');
     const cancelled = reduceRunEvent(run, { type: 'run_cancelled', reason: 'Cancelled by you', runId: 'r', seq: 4, time: 9 });
     const rows = planTreeModel(plan, 'flat', cancelled, cache);
     assert.deepEqual(rows.map((row) => row.description), ['read_file · completed · 3 ms', 'agent: coder · not finished (run cancelled)', 'clarification · not finished (run cancelled)']);
