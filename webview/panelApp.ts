@@ -2,8 +2,8 @@ import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebviewMessage, MessageHandlers, WebviewToHostMessage } from '../src/shared/panelProtocol';
 import { dispatchHostMessage } from './hostMessages';
-import { panelActionEvent } from './panelAction';
-import { applyOutputChunk, applyOutputResync, applyRunDelta, applySnapshot, emptyPanelState, type PanelState } from './panelStore';
+import { editResultEvent, panelActionEvent, reviewDraftEvent, type EditResult } from './panelAction';
+import { applyOutputChunk, applyOutputResync, applyRunDelta, applySnapshot, emptyPanelState, withDraft, type PanelState, type ReviewDraft } from './panelStore';
 import { panelStyles } from './panelStyles';
 import { noticeAfterSnapshot } from './refusalNotice';
 import type { HostConnection } from './vscodeApi';
@@ -53,6 +53,7 @@ export class PanelApp extends LitElement {
     this.state = host.restore() ?? emptyPanelState();
     window.addEventListener('message', this.onHostMessage);
     this.addEventListener(panelActionEvent, this.onAction as EventListener);
+    this.addEventListener(reviewDraftEvent, this.onDraft as EventListener);
     this.addEventListener('keydown', this.onKeyDown);
     host.post({ type: 'ready', ...(this.state.model ? { session: this.state.model.session, version: this.state.model.version } : {}) });
   }
@@ -60,6 +61,7 @@ export class PanelApp extends LitElement {
   override disconnectedCallback(): void {
     window.removeEventListener('message', this.onHostMessage);
     this.removeEventListener(panelActionEvent, this.onAction as EventListener);
+    this.removeEventListener(reviewDraftEvent, this.onDraft as EventListener);
     this.removeEventListener('keydown', this.onKeyDown);
     super.disconnectedCallback();
   }
@@ -73,6 +75,12 @@ export class PanelApp extends LitElement {
   private readonly onAction = (event: CustomEvent<WebviewToHostMessage>): void => {
     event.stopPropagation();
     this.host?.post(event.detail);
+  };
+
+  // What was typed in the review and not sent goes into the saved state: a hide or a reload tears this page down.
+  private readonly onDraft = (event: CustomEvent<ReviewDraft>): void => {
+    event.stopPropagation();
+    this.setPanelState(withDraft(this.state, event.detail));
   };
 
   /** What each host message does here; a message type the protocol adds without an entry does not compile. */
@@ -102,6 +110,8 @@ export class PanelApp extends LitElement {
       if (resync) this.host?.post({ type: 'resyncOutput', ...resync });
     },
     outputResync: (message) => this.setPanelState(applyOutputResync(this.state, message)),
+    // The form that sent the edit closes when it was taken, and keeps what was typed when not.
+    editResult: ({ request, taken }) => void window.dispatchEvent(new CustomEvent<EditResult>(editResultEvent, { detail: { request, taken } })),
     notice: (message) => {
       this.notice = message;
       this.noticePlanVersion = this.state.model?.mode === 'review' ? this.state.model.review.planVersion : undefined;
@@ -185,7 +195,7 @@ export class PanelApp extends LitElement {
           ? html`<h1>Task Planner</h1>
             <p>No plan yet. Run <strong>Task Planner: Plan task</strong> to describe what you want done.</p>`
           : model.mode === 'review'
-            ? html`<plan-review .review=${model.review} .version=${model.version}></plan-review>`
+            ? html`<plan-review .review=${model.review} .version=${model.version} .draft=${this.state.draft}></plan-review>`
             : html`<plan-run .run=${model.run} .output=${this.state.output}></plan-run>`
       }
     </main>`;

@@ -1,6 +1,7 @@
 import { appendTail, type HostMessage, type HostToWebviewMessage } from '../src/shared/panelProtocol';
 import type { PanelViewModel } from '../src/shared/panelViewModel';
 import { patchRunView } from '../src/shared/runViewDelta';
+import type { FormValues } from './stepFormModel';
 
 /** The streamed output the webview holds: each step's tail, and the last chunk applied. */
 export interface OutputState {
@@ -25,9 +26,26 @@ export interface StoreStats {
   deltas?: number;
 }
 
+/**
+ * What the user typed in the review and has not sent yet: the open step form's fields, the Add step form's, the
+ * Regenerate feedback. Kept in the saved state, so hiding the panel (its page is torn down) or reloading the window
+ * loses none of it; it belongs to the plan `planId` (any of its versions) and goes with that review.
+ */
+export interface ReviewDraft {
+  planId: string;
+  /** The step whose edit form is open, and what its fields hold. */
+  editing?: { stepId: string; values: FormValues };
+  /** What the Add step form's fields hold, while it is open. */
+  adding?: FormValues;
+  /** The Regenerate feedback typed and not sent. */
+  feedback?: string;
+}
+
 /** Everything the panel keeps; plain JSON, so it survives hide/show through `setState`. */
 export interface PanelState {
   model?: PanelViewModel;
+  /** What was typed in the review and not sent (see `ReviewDraft`). */
+  draft?: ReviewDraft;
   /** True between a run delta that did not fit the version shown and the next snapshot: deltas are ignored meanwhile. */
   awaitingSnapshot?: boolean;
   output: OutputState;
@@ -48,7 +66,8 @@ export function emptyPanelState(): PanelState {
 /**
  * Shows `model` unless it is stale: a snapshot of the same session whose version is not
  * newer than the one shown is dropped. A snapshot of another session (a new panel host)
- * replaces the old one. Output of a run the snapshot no longer shows is forgotten.
+ * replaces the old one. Output of a run the snapshot no longer shows is forgotten, and so is
+ * a draft of a review it no longer shows.
  */
 export function applySnapshot(state: PanelState, model: PanelViewModel): { state: PanelState; applied: boolean } {
   const current = state.model;
@@ -59,8 +78,10 @@ export function applySnapshot(state: PanelState, model: PanelViewModel): { state
   const gap = current !== undefined && current.session === model.session && model.version !== current.version + 1;
   const runId = model.mode === 'run' ? model.run.runId : undefined;
   const output = runId !== undefined && runId === state.output.runId ? state.output : { runId, lastSeq: 0, tails: {}, awaitingResync: false };
+  // What was typed stays while the review of its plan shows (the host's snapshot after a hide or a reload included).
+  const draft = state.draft !== undefined && model.mode === 'review' && model.review.planId === state.draft.planId ? { draft: state.draft } : {};
   return {
-    state: { model, output, stats: { ...state.stats, received, applied: state.stats.applied + 1, versionGaps: state.stats.versionGaps + (gap ? 1 : 0) } },
+    state: { model, ...draft, output, stats: { ...state.stats, received, applied: state.stats.applied + 1, versionGaps: state.stats.versionGaps + (gap ? 1 : 0) } },
     applied: true,
   };
 }
@@ -107,4 +128,15 @@ export function applyOutputChunk(state: PanelState, chunk: Extract<HostToWebview
 export function applyOutputResync(state: PanelState, message: Extract<HostToWebviewMessage, { type: 'outputResync' }>): PanelState {
   if (state.output.runId === message.runId && !state.output.awaitingResync && message.seq < state.output.lastSeq) return state;
   return { ...state, output: { runId: message.runId, lastSeq: message.seq, tails: { ...message.tails }, awaitingResync: false } };
+}
+
+/**
+ * `state` with `draft` as what was typed in the review (`undefined`, or a draft with nothing typed: none); the same
+ * state when nothing changed.
+ */
+export function withDraft(state: PanelState, draft: ReviewDraft | undefined): PanelState {
+  const kept = draft && (draft.editing !== undefined || draft.adding !== undefined || (draft.feedback ?? '') !== '') ? draft : undefined;
+  if (JSON.stringify(kept) === JSON.stringify(state.draft)) return state;
+  const { draft: _old, ...rest } = state;
+  return kept ? { ...rest, draft: kept } : rest;
 }

@@ -3,9 +3,10 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { contextTagsSchema } from '../src/shared/stepEditSchema';
 import { tieToError } from './fieldDescription';
-import { emitAction } from './panelAction';
+import { editResultEvent, emitAction, nextEditRequest, type EditResult } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { namesOf } from './stepFormModel';
+import type { ShownPlan } from '../src/shared/panelProtocol';
 
 type TextField = HTMLElement & { value?: string; updateComplete?: Promise<unknown> };
 
@@ -20,10 +21,18 @@ export function topicsNote(skillTags: readonly string[] | undefined): string {
  * The plan's topics (`contextTags`, which give every agent step the skills tagged with one
  * of them), shown in the review with an Edit button that opens a one-field form: the topics
  * comma-separated, with the workspace's skill tags named under it, validated with the host's
- * schema. Save sends one `setContextTags` edit; Save, Cancel and Escape return focus to Edit.
+ * schema. Save sends one `setContextTags` edit and closes the form once the host took it (a refusal keeps what was
+ * typed); Save, Cancel and Escape return focus to Edit.
  */
 export class PlanTopicsElement extends LitElement {
-  static override properties = { topics: { attribute: false }, skillTags: { attribute: false }, editing: { state: true }, error: { state: true } };
+  static override properties = {
+    topics: { attribute: false },
+    skillTags: { attribute: false },
+    plan: { attribute: false },
+    locked: { attribute: false },
+    editing: { state: true },
+    error: { state: true },
+  };
   static override styles = [
     panelStyles,
     css`
@@ -37,6 +46,10 @@ export class PlanTopicsElement extends LitElement {
   ];
   topics: readonly string[] = [];
   skillTags: readonly string[] | undefined;
+  /** The plan shown: the edit names it (the host takes it only while that version is under review). */
+  plan: ShownPlan | undefined;
+  /** Why editing the topics is off now (Regenerate is under way), or `undefined`. */
+  locked: string | undefined;
   editing = false;
   error: string | undefined;
 
@@ -45,7 +58,7 @@ export class PlanTopicsElement extends LitElement {
       return html`<div class="topics">
         <span class="muted">Topics:</span>
         <span data-topics>${this.topics.length > 0 ? this.topics.join(', ') : 'none'}</span>
-        <button class="icon-button" data-action="edit-topics" aria-label="Edit the plan's topics" @click=${() => this.open()}>Edit</button>
+        <button class="icon-button" data-action="edit-topics" aria-label="Edit the plan's topics" title=${this.locked ?? 'Edit'} ?disabled=${this.locked !== undefined} @click=${() => this.open()}>Edit</button>
       </div>`;
     }
     const note = topicsNote(this.skillTags);
@@ -55,8 +68,9 @@ export class PlanTopicsElement extends LitElement {
       ${this.error === undefined ? nothing : html`<div class="field-error error" id="topics-error" role="alert">${this.error}</div>`}
       ${note === '' ? nothing : html`<div class="field-note" id="topics-note">${note}</div>`}
       <div class="buttons">
-        <vscode-button data-action="save-topics" @click=${() => this.save()}>Save</vscode-button>
+        <vscode-button data-action="save-topics" ?disabled=${this.locked !== undefined} title=${this.locked ?? ''} @click=${() => this.save()}>Save</vscode-button>
         <vscode-button secondary data-action="cancel-topics" @click=${() => this.close()}>Cancel</vscode-button>
+        ${this.locked === undefined ? nothing : html`<span class="muted form-locked">${this.locked}</span>`}
       </div>
     </form>`;
   }
@@ -78,12 +92,32 @@ export class PlanTopicsElement extends LitElement {
     return this.renderRoot.querySelector<TextField>('vscode-textfield[name="topics"]');
   }
 
+  /** The edit request sent, until the host answers: the form closes when it was taken, and keeps what was typed when not. */
+  private sent: number | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener(editResultEvent, this.onEditResult as EventListener);
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener(editResultEvent, this.onEditResult as EventListener);
+    super.disconnectedCallback();
+  }
+
+  private readonly onEditResult = (event: CustomEvent<EditResult>): void => {
+    if (event.detail.request !== this.sent) return;
+    this.sent = undefined;
+    if (event.detail.taken) this.close();
+  };
+
   private open(): void {
     this.error = undefined;
     this.editing = true;
   }
 
   private close(): void {
+    this.sent = undefined;
     this.editing = false;
     this.error = undefined;
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('button[data-action="edit-topics"]')?.focus());
@@ -102,16 +136,16 @@ export class PlanTopicsElement extends LitElement {
 
   private save(event?: Event): void {
     event?.preventDefault();
-    // Save's click and a submit can come together: one edit per opened form
-    if (!this.editing) return;
+    // Save's click and a submit can come together: one edit at a time, until the host answers it
+    if (!this.editing || !this.plan || this.locked !== undefined || this.sent !== undefined) return;
     // each once before counting: a repeated topic is not one more against the limit
     const parsed = contextTagsSchema.safeParse([...new Set(namesOf(this.field()?.value))]);
     if (!parsed.success) {
       this.error = parsed.error.issues[0]?.message ?? 'These topics cannot be saved.';
       return;
     }
-    emitAction(this, { type: 'edit', edit: { type: 'setContextTags', tags: parsed.data } });
-    this.close();
+    this.sent = nextEditRequest();
+    emitAction(this, { type: 'edit', plan: this.plan, edit: { type: 'setContextTags', tags: parsed.data }, request: this.sent });
   }
 }
 

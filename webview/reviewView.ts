@@ -3,17 +3,20 @@ import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
-import type { PanelEdit, WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { PanelEdit, ShownPlan, WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReviewView } from '../src/shared/panelViewModel';
 import { renderChanges, renderCritique } from './critiqueSection';
 import { focusAfterEdit, type FocusTarget, type PendingFocus, type StepControl } from './focusAfterEdit';
-import { emitAction } from './panelAction';
+import { emitAction, formValuesEvent, reviewDraftEvent } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { renderStepCard, type StepCardContext } from './stepCard';
 import { closeFormEvent } from './stepEditForm';
 import './planTopics';
 import { renderVersionPicker } from './versionPicker';
 import { renderObjective } from './objectiveHeading';
+import { closeForm, reviewLocks } from './reviewLocks';
+import type { ReviewDraft } from './panelStore';
+import type { FormValues } from './stepFormModel';
 
 /**
  * Review mode: the objective and plan version (with the earlier versions to go back to),
@@ -52,6 +55,14 @@ export class ReviewViewElement extends LitElement {
   allFindings = false;
   /** The version picked in the version list (before going back to it). */
   pickedVersion: number | undefined;
+  /**
+   * What was typed and not sent when the panel was hidden or reloaded: the forms and feedback come back with it, once.
+   * Not reactive: the app passes each draft back as it keeps it, which needs no render.
+   */
+  draft: ReviewDraft | undefined;
+  private draftRestored = false;
+  /** What the open forms' fields hold, as they report it (nothing until a field changed). */
+  private formValues: { editing?: FormValues; adding?: FormValues } = {};
 
   private pendingFocus: PendingFocus | undefined;
   /** Set by "Go back to this version": the plan version shown then; focus goes to the version list once a newer one shows. */
@@ -89,18 +100,66 @@ export class ReviewViewElement extends LitElement {
 
   /** Sends an edit made with `control` of the step at `index`; focus moves once the new plan version shows it. */
   private readonly sendEdit = (edit: PanelEdit, control: StepControl, index: number): void => {
-    this.send({ type: 'edit', edit });
-    if (this.review) this.pendingFocus = { edit, control, index, planVersion: this.review.planVersion };
+    const plan = this.shownPlan();
+    if (!plan) return;
+    this.send({ type: 'edit', plan, edit });
+    this.pendingFocus = { edit, control, index, planVersion: plan.version };
   };
+
+  /** The plan shown, as review actions name it: the host acts only while that version is still the one under review. */
+  private shownPlan(): ShownPlan | undefined {
+    return this.review && { id: this.review.planId, version: this.review.planVersion };
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener(closeFormEvent, () => {
-      const opener: FocusTarget = this.editing ? { type: 'step', stepId: this.editing, control: 'edit' } : { type: 'add' };
-      this.editing = undefined;
-      this.adding = false;
+    // Only the form that closed goes (with what it held): another open form keeps what was typed in it.
+    this.addEventListener(closeFormEvent, (event: Event) => {
+      const { stepId } = (event as CustomEvent<{ stepId: string | undefined }>).detail;
+      const opener: FocusTarget = stepId !== undefined ? { type: 'step', stepId, control: 'edit' } : { type: 'add' };
+      const open = closeForm({ editing: this.editing, adding: this.adding }, stepId);
+      if (open.editing !== this.editing) this.formValues.editing = undefined;
+      if (!open.adding) this.formValues.adding = undefined;
+      this.editing = open.editing;
+      this.adding = open.adding;
       this.focusTarget = opener;
     });
+    this.addEventListener(formValuesEvent, (event: Event) => {
+      const { stepId, values } = (event as CustomEvent<{ stepId: string | undefined; values: FormValues }>).detail;
+      if (stepId === undefined) this.formValues.adding = values;
+      else if (stepId === this.editing) this.formValues.editing = values;
+      this.sendDraft();
+    });
+  }
+
+  /** Hands what was typed and not sent to the app, which keeps it in the panel's saved state. */
+  private sendDraft(): void {
+    const review = this.review;
+    if (!review || !this.draftRestored) return;
+    const draft: ReviewDraft = {
+      planId: review.planId,
+      ...(this.editing !== undefined ? { editing: { stepId: this.editing, values: this.formValues.editing ?? {} } } : {}),
+      ...(this.adding ? { adding: this.formValues.adding ?? {} } : {}),
+      ...(this.feedback !== '' ? { feedback: this.feedback } : {}),
+    };
+    this.dispatchEvent(new CustomEvent<ReviewDraft>(reviewDraftEvent, { detail: draft, bubbles: true, composed: true }));
+  }
+
+  /** Opens the forms and puts back the feedback the draft held (the page was torn down by a hide or a reload). */
+  private restoreDraft(review: ReviewView): void {
+    this.draftRestored = true;
+    const draft = this.draft;
+    if (draft?.planId !== review.planId) return;
+    const editing = draft.editing;
+    if (editing && review.steps.some((step) => step.id === editing.stepId)) {
+      this.editing = editing.stepId;
+      if (Object.keys(editing.values).length > 0) this.formValues.editing = editing.values;
+    }
+    if (draft.adding) {
+      this.adding = true;
+      if (Object.keys(draft.adding).length > 0) this.formValues.adding = draft.adding;
+    }
+    this.feedback = draft.feedback ?? '';
   }
 
   /** Puts focus on the plan's heading (after the panel switched to review). */
@@ -114,6 +173,7 @@ export class ReviewViewElement extends LitElement {
   }
 
   override willUpdate(changed: Map<string, unknown>): void {
+    if (!this.draftRestored && this.review) this.restoreDraft(this.review);
     const pending = this.pendingFocus;
     if (changed.has('review') && this.review?.planVersion !== (changed.get('review') as ReviewView | undefined)?.planVersion) this.pickedVersion = undefined;
     if (!changed.has('review') || !pending || !this.review || this.review.planVersion <= pending.planVersion) return;
@@ -121,7 +181,8 @@ export class ReviewViewElement extends LitElement {
     this.focusTarget = focusAfterEdit(pending, this.review.steps);
   }
 
-  override updated(): void {
+  override updated(changed: Map<string, unknown>): void {
+    if (changed.has('editing') || changed.has('adding') || changed.has('feedback')) this.sendDraft();
     if (this.restoredFrom !== undefined && this.review && this.review.planVersion > this.restoredFrom) {
       // the button went disabled with the version it brought back: the list it came from keeps focus
       this.restoredFrom = undefined;
@@ -143,6 +204,8 @@ export class ReviewViewElement extends LitElement {
   override render(): TemplateResult | typeof nothing {
     const review = this.review;
     if (!review) return nothing;
+    const shown: ShownPlan = { id: review.planId, version: review.planVersion };
+    const locks = reviewLocks(review, { editing: this.editing, adding: this.adding });
     const changed = new Map(review.changes?.changed.map((change) => [change.id, change.fields]) ?? []);
     const added = new Set(review.changes?.added ?? []);
     const ctx = (stepId: string): StepCardContext => ({
@@ -150,8 +213,14 @@ export class ReviewViewElement extends LitElement {
       editing: this.editing === stepId,
       added: added.has(stepId),
       changedFields: changed.get(stepId),
+      locked: locks.edit,
       send: this.sendEdit,
-      edit: (id) => (this.editing = id),
+      // No form opens while Regenerate runs (its plan replaces this one); closing one always may.
+      edit: (id) => {
+        if (id !== undefined && locks.edit !== undefined) return;
+        this.editing = id;
+        this.formValues.editing = undefined;
+      },
     });
     return html`<header>
         ${renderObjective(review.objective)}
@@ -160,20 +229,21 @@ export class ReviewViewElement extends LitElement {
           <span class="muted">${review.steps.length} step${review.steps.length === 1 ? '' : 's'}</span>
           ${review.regenerating ? html`<span role="status">Regenerating…</span>` : nothing}
         </div>
-        ${renderVersionPicker(review, this.pickedVersion, (version) => (this.pickedVersion = version), (version) => this.restoreVersion(version))}
-        <plan-topics .topics=${review.contextTags} .skillTags=${review.skillTags}></plan-topics>
+        ${locks.edit ? html`<p class="muted edit-locked">${locks.edit}</p>` : nothing}
+        ${renderVersionPicker(review, this.pickedVersion, (version) => (this.pickedVersion = version), (version) => this.restoreVersion(version), locks.edit)}
+        <plan-topics .topics=${review.contextTags} .skillTags=${review.skillTags} .plan=${shown} .locked=${locks.edit}></plan-topics>
       </header>
       ${this.renderBasis(review)} ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
       <section aria-labelledby="steps-heading">
         <div class="row"><h2 id="steps-heading">Steps</h2><span class="spacer"></span>
-          <vscode-button secondary data-action="add" aria-expanded=${this.adding ? 'true' : 'false'} @click=${() => (this.adding = !this.adding)}>Add step</vscode-button>
+          <vscode-button secondary data-action="add" aria-expanded=${this.adding ? 'true' : 'false'} ?disabled=${locks.edit !== undefined && !this.adding} title=${locks.edit ?? 'Add a step to the plan'} @click=${() => this.toggleAdd(locks.edit)}>Add step</vscode-button>
         </div>
-        ${this.adding ? html`<div class="card"><step-edit-form .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .stepIds=${review.steps.map((step) => step.id)} .skills=${review.skills} .planVersion=${review.planVersion}></step-edit-form></div>` : nothing}
+        ${this.adding ? html`<div class="card"><step-edit-form .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .stepIds=${review.steps.map((step) => step.id)} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.adding}></step-edit-form></div>` : nothing}
         <ol class="steps">
           ${repeat(
             review.steps,
             (step) => step.id,
-            (step) => renderStepCard(step, ctx(step.id), this.editing === step.id ? html`<step-edit-form .step=${step} .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .skills=${review.skills} .planVersion=${review.planVersion}></step-edit-form>` : nothing),
+            (step) => renderStepCard(step, ctx(step.id), this.editing === step.id ? html`<step-edit-form .step=${step} .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.editing}></step-edit-form>` : nothing),
           )}
         </ol>
       </section>
@@ -190,7 +260,7 @@ export class ReviewViewElement extends LitElement {
         ? html`<div class="notice model-needed" role="alert">
             <p>${review.modelNeeded.message}</p>
             <div class="row">
-              <vscode-button data-action="make-manual" @click=${() => this.send({ type: 'edit', edit: { type: 'makeManual', stepIds: review.modelNeeded?.stepIds ?? [] } })}>${(review.modelNeeded.stepIds.length === 1 ? 'Do it myself' : 'Do them myself')}</vscode-button>
+              <vscode-button data-action="make-manual" ?disabled=${locks.edit !== undefined} title=${locks.edit ?? 'Make these steps yours to do'} @click=${() => this.send({ type: 'edit', plan: shown, edit: { type: 'makeManual', stepIds: review.modelNeeded?.stepIds ?? [] } })}>${(review.modelNeeded.stepIds.length === 1 ? 'Do it myself' : 'Do them myself')}</vscode-button>
               <vscode-button secondary data-action="set-up-model" @click=${() => this.send({ type: 'setUpModel' })}>Set up a model</vscode-button>
             </div>
           </div>`
@@ -206,23 +276,32 @@ export class ReviewViewElement extends LitElement {
           </section>`
         : nothing}
       <div class="actions row">
-        <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send(this.stopAtEstimate && review.estimate?.stopAt ? { type: 'start', version: this.version, stopAtEstimate: true } : { type: 'start', version: this.version })}>Start</vscode-button>
-        <vscode-button secondary data-action="cancel" aria-label="Cancel the review and close the panel" @click=${() => this.send({ type: 'cancel' })}>Cancel</vscode-button>
+        <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${locks.start !== undefined} title=${locks.start ?? 'Run the plan now'} @click=${() => this.send(this.stopAtEstimate && review.estimate?.stopAt ? { type: 'start', version: this.version, stopAtEstimate: true } : { type: 'start', version: this.version })}>Start</vscode-button>
+        <vscode-button secondary data-action="cancel" aria-label="Cancel the review and close the panel" @click=${() => this.send({ type: 'cancelReview', plan: shown })}>Cancel</vscode-button>
         <vscode-button secondary data-action="save-plan-file" aria-label="Save as file: write this plan to a .plan.json file" title="Save this version of the plan as a .plan.json file" @click=${() => this.send({ type: 'savePlanFile' })}>Save as file</vscode-button>
         <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan as a checklist" title="Open the plan as a Markdown checklist, for a pull request" @click=${() => this.send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>
-        ${review.startBlockedReason ? html`<span class="muted start-blocked">${review.startBlockedReason}</span>` : nothing}
+        ${locks.start ? html`<span class="muted start-blocked">${locks.start}</span>` : nothing}
       </div>`;
   }
 
+  /** Opens the Add step form (not while `locked`), or closes it with what it held. */
+  private toggleAdd(locked: string | undefined): void {
+    this.adding = !this.adding && locked === undefined;
+    this.formValues.adding = undefined;
+  }
+
   private restoreVersion(version: number): void {
-    this.send({ type: 'restoreVersion', version });
+    const plan = this.shownPlan();
+    if (!plan) return;
+    this.send({ type: 'restoreVersion', plan, version });
     this.restoredFrom = this.review?.planVersion;
   }
 
   private regenerate(): void {
     const feedback = this.feedback.trim();
-    if (feedback === '') return;
-    this.send({ type: 'regenerate', feedback });
+    const plan = this.shownPlan();
+    if (feedback === '' || !plan) return;
+    this.send({ type: 'regenerate', plan, feedback });
     this.feedback = '';
     // the button turns disabled with the field empty: focus stays where the next feedback goes
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('vscode-textarea[name="feedback"]')?.focus());

@@ -6,9 +6,9 @@ import { formatDuration } from '../src/shared/formatDuration';
 /**
  * The end of a run: outcome and counts (the headline), what each step produced, the failures with their
  * diagnoses, changed files (each opens in the editor), the files kept from the model and "Undo run"; `status` is the
- * run's status in words (`runStatusLabel`).
+ * run's status in words (`runStatusLabel`); Resume and Undo name the run `runId` (the host acts only while it shows it).
  */
-export function renderSummary(summary: RunSummaryView, status: string, send: (message: WebviewToHostMessage) => void): TemplateResult {
+export function renderSummary(summary: RunSummaryView, status: string, runId: string, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
     <h2 id="summary-heading" tabindex="-1">Run ${status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class=${summary.status === 'partial' ? 'keep-lines' : 'error keep-lines'}>${summary.reason}</p>` : nothing}
@@ -44,9 +44,9 @@ export function renderSummary(summary: RunSummaryView, status: string, send: (me
     ${summary.keptFromModel ? html`<p class="kept-from-model">${summary.keptFromModel}</p>` : nothing}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
     ${summary.canResume
-      ? html`<vscode-button data-action="resume" aria-label="Resume run: go on from where it stopped, finished steps not redone" @click=${() => send({ type: 'resumeRun' })}>Resume run</vscode-button>`
+      ? html`<vscode-button data-action="resume" aria-label="Resume run: go on from where it stopped, finished steps not redone" @click=${() => send({ type: 'resumeRun', runId })}>Resume run</vscode-button>`
       : nothing}
-    ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}
+    ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun', runId })}>Undo run</vscode-button>` : nothing}
     <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan and what the run did as a checklist" @click=${() => send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>
   </section>`;
 }

@@ -12,6 +12,8 @@ export interface StepCardContext {
   editing: boolean;
   added: boolean;
   changedFields: readonly string[] | undefined;
+  /** Why the step's edit actions are off now (Regenerate is under way), or `undefined`. */
+  locked: string | undefined;
   /** Sends `edit`, made with `control` of the step at `index`. */
   send(edit: PanelEdit, control: StepControl, index: number): void;
   edit(stepId: string | undefined): void;
@@ -30,7 +32,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') || event.target !== event.currentTarget) return;
     event.preventDefault();
     const to = step.index + (event.key === 'ArrowUp' ? -1 : 1);
-    if (to >= 0 && to < ctx.total) move(to, 'card');
+    if (to >= 0 && to < ctx.total && ctx.locked === undefined) move(to, 'card');
   };
   const label = `${step.index + 1}. ${boundedTitle(shownText(step.title))}, step ${step.id}${step.skipped ? ', skipped' : step.skippedWith === undefined ? '' : `, skipped with step ${step.skippedWith}`}`;
   const classes = ['card', 'step', step.skipped || step.skippedWith !== undefined ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
@@ -46,11 +48,11 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
       ${ctx.added ? html`<span class="tag">new</span>` : ctx.changedFields ? html`<span class="tag" title=${`Changed: ${ctx.changedFields.join(', ')}`}>changed</span>` : nothing}
       <span class="spacer"></span>
       <span class="row" role="group" aria-label=${`Actions for step ${step.id}`}>
-        <button class="icon-button" data-action="edit" aria-label=${`Edit step ${step.id}`} title="Edit" aria-expanded=${ctx.editing ? 'true' : 'false'} @click=${() => ctx.edit(ctx.editing ? undefined : step.id)}>Edit</button>
-        <button class="icon-button" data-action="up" aria-label=${`Move step ${step.id} up`} title="Move up (Alt+↑)" ?disabled=${step.index === 0} @click=${() => move(step.index - 1, 'up')}>↑</button>
-        <button class="icon-button" data-action="down" aria-label=${`Move step ${step.id} down`} title="Move down (Alt+↓)" ?disabled=${step.index === ctx.total - 1} @click=${() => move(step.index + 1, 'down')}>↓</button>
-        <button class="icon-button" data-action="skip" aria-label=${`${step.skipped ? 'Unskip' : 'Skip'} step ${step.id}`} title=${step.skipped ? 'Unskip' : 'Skip'} @click=${() => send({ type: step.skipped ? 'unskipStep' : 'skipStep', stepId: step.id }, 'skip')}>${step.skipped ? 'Unskip' : 'Skip'}</button>
-        <button class="icon-button" data-action="remove" aria-label=${`Remove step ${step.id}`} title="Remove" @click=${() => send({ type: 'removeStep', stepId: step.id }, 'remove')}>Remove</button>
+        <button class="icon-button" data-action="edit" aria-label=${`Edit step ${step.id}`} title=${ctx.locked ?? 'Edit'} ?disabled=${ctx.locked !== undefined && !ctx.editing} aria-expanded=${ctx.editing ? 'true' : 'false'} @click=${() => ctx.edit(ctx.editing ? undefined : step.id)}>Edit</button>
+        <button class="icon-button" data-action="up" aria-label=${`Move step ${step.id} up`} title=${ctx.locked ?? 'Move up (Alt+↑)'} ?disabled=${step.index === 0 || ctx.locked !== undefined} @click=${() => move(step.index - 1, 'up')}>↑</button>
+        <button class="icon-button" data-action="down" aria-label=${`Move step ${step.id} down`} title=${ctx.locked ?? 'Move down (Alt+↓)'} ?disabled=${step.index === ctx.total - 1 || ctx.locked !== undefined} @click=${() => move(step.index + 1, 'down')}>↓</button>
+        <button class="icon-button" data-action="skip" aria-label=${`${step.skipped ? 'Unskip' : 'Skip'} step ${step.id}`} title=${ctx.locked ?? (step.skipped ? 'Unskip' : 'Skip')} ?disabled=${ctx.locked !== undefined} @click=${() => send({ type: step.skipped ? 'unskipStep' : 'skipStep', stepId: step.id }, 'skip')}>${step.skipped ? 'Unskip' : 'Skip'}</button>
+        <button class="icon-button" data-action="remove" aria-label=${`Remove step ${step.id}`} title=${ctx.locked ?? 'Remove'} ?disabled=${ctx.locked !== undefined} @click=${() => send({ type: 'removeStep', stepId: step.id }, 'remove')}>Remove</button>
       </span>
     </div>
     ${editor === nothing ? renderDetails(step) : editor}

@@ -7,7 +7,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { StepView } from '../src/shared/panelViewModel';
 import { tieToError } from './fieldDescription';
-import { emitAction } from './panelAction';
+import { editResultEvent, emitAction, formValuesEvent, nextEditRequest, type EditResult } from './panelAction';
 import { panelStyles } from './panelStyles';
 import {
   errorSummary,
@@ -32,18 +32,22 @@ type FieldElement = HTMLElement & { value?: string; checked?: boolean; updateCom
  * from `stepFormModel` (which fields a kind has is data there, not markup here); each is
  * named by its visible label, validated with the host's zod schemas, and an invalid one is
  * marked invalid, described by its message, announced, and focused. Opening focuses the
- * first field; a valid Save sends one `edit` message, and the form closes once the host took
- * it (a newer plan version shows): an edit the host refuses leaves the form as it was.
+ * first field; a valid Save sends one `edit` message, and the form closes once the host says
+ * it took it (`editResult`): an edit the host refuses leaves the form as it was, even when a
+ * newer plan version (another change) showed before the refusal.
  */
 export class StepEditForm extends LitElement {
   static override properties = {
     step: { attribute: false },
     tools: { attribute: false },
     skills: { attribute: false },
+    planId: { attribute: false },
     planVersion: { attribute: false },
+    locked: { attribute: false },
     insertAt: { attribute: false },
     templates: { attribute: false },
     stepIds: { attribute: false },
+    draftValues: { attribute: false },
     values: { state: true },
     errors: { state: true },
   };
@@ -62,23 +66,41 @@ export class StepEditForm extends LitElement {
   tools: readonly string[] = [];
   /** The workspace's skill names, once read: the Skills field names them and refuses others. */
   skills: readonly string[] | undefined;
-  /** The version of the plan shown: a saved form closes once a newer one shows (the host took the edit). */
+  /** The id of the plan shown: the edit names it, and the host takes it only while that plan is under review. */
+  planId = '';
+  /** The version of the plan shown: the edit names it (the host takes it only while that version is under review). */
   planVersion: number | undefined;
+  /** Why Save is off now (Regenerate is under way): the form keeps what was typed until it can be saved. */
+  locked: string | undefined;
   insertAt: number | undefined;
   /** Each tool's required arguments to fill in, by name: a new tool step starts with its tool's. */
   templates: Readonly<Record<string, string>> = {};
   /** The plan's step ids: a new step is offered the next free one. */
   stepIds: readonly string[] = [];
+  /** What the fields held when the panel was hidden or reloaded (the review's draft): the form opens with it. */
+  draftValues: FormValues | undefined;
   values: FormValues = {};
   errors: Record<string, string> = {};
   private announcement = '';
-  /** The plan version when the form sent its edit; set until the host took it (a refusal leaves the form open, nothing lost). */
-  private sentAt: number | undefined;
+  /** The edit sent and the plan version it was sent on, until the host answers (a refusal leaves the form open, nothing lost). */
+  private sent: { request: number; planVersion: number } | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.values = initialValues(this.step, this.tools, { templates: this.templates, stepIds: this.stepIds });
+    this.values = this.draftValues ?? initialValues(this.step, this.tools, { templates: this.templates, stepIds: this.stepIds });
+    window.addEventListener(editResultEvent, this.onEditResult as EventListener);
   }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener(editResultEvent, this.onEditResult as EventListener);
+    super.disconnectedCallback();
+  }
+
+  private readonly onEditResult = (event: CustomEvent<EditResult>): void => {
+    if (event.detail.request !== this.sent?.request) return;
+    this.sent = undefined;
+    if (event.detail.taken) this.close();
+  };
 
   override firstUpdated(): void {
     const first = formFields(this.values.kind, !this.step)[0];
@@ -86,11 +108,6 @@ export class StepEditForm extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
-    if (this.sentAt !== undefined && (this.planVersion ?? 0) > this.sentAt) {
-      this.sentAt = undefined;
-      this.close();
-      return;
-    }
     // a change of kind shows other fields, whose notes need tying too
     if (changed.has('errors') || changed.has('values') || changed.has('skills')) void this.tieErrors();
   }
@@ -132,19 +149,27 @@ export class StepEditForm extends LitElement {
       target.tagName === 'VSCODE-CHECKBOX' ? String(target.checked === true) : String(target.value ?? ''),
       this.templates,
     );
+    // kept in the panel's saved state: hiding the panel tears this page down, and the form comes back with it
+    this.dispatchEvent(new CustomEvent(formValuesEvent, { detail: { stepId: this.step?.id, values: this.values }, bubbles: true, composed: true }));
   };
 
   private submit(event?: Event): void {
     event?.preventDefault();
+    // While Regenerate runs the host refuses the edit: what was typed stays here, to be saved once its plan shows.
+    if (this.locked !== undefined) return;
+    // A second Save before the answer (a double click) would be refused as made on a version gone: one edit at a time.
+    if (this.sent !== undefined && this.sent.planVersion === this.planVersion) return;
     const result = formToEdit(this.values, this.step, {
       ...(this.insertAt === undefined ? {} : { insertAt: this.insertAt }),
       ...(this.skills === undefined ? {} : { skills: this.skills }),
     });
     if (result.ok) {
       this.errors = {};
-      // Closed once the host took the edit (a newer plan version shows); a refusal (its notice says why) keeps what was typed.
-      this.sentAt = this.planVersion ?? 0;
-      emitAction(this, { type: 'edit', edit: result.edit });
+      // Closed once the host says it took the edit; a refusal (its notice says why) keeps what was typed.
+      const version = this.planVersion ?? 0;
+      const request = nextEditRequest();
+      this.sent = { request, planVersion: version };
+      emitAction(this, { type: 'edit', plan: { id: this.planId, version }, edit: result.edit, request });
       return;
     }
     const shown = formFields(this.values.kind, !this.step);
@@ -157,7 +182,7 @@ export class StepEditForm extends LitElement {
   }
 
   private close(): void {
-    this.dispatchEvent(new CustomEvent(closeFormEvent, { bubbles: true, composed: true }));
+    this.dispatchEvent(new CustomEvent<{ stepId: string | undefined }>(closeFormEvent, { detail: { stepId: this.step?.id }, bubbles: true, composed: true }));
   }
 
   private readonly onKey = (event: KeyboardEvent): void => {
@@ -177,8 +202,9 @@ export class StepEditForm extends LitElement {
     return html`<form aria-label=${id ? `Edit step ${id}` : 'Add step'} @keydown=${this.onKey} @submit=${(event: Event) => this.submit(event)} novalidate>
       ${formFields(this.values.kind, !this.step).map((name) => this.renderField(fieldSpecs[name]))}
       <div class="buttons">
-        <vscode-button data-action="save" aria-label=${id ? `Save step ${id}` : 'Add step'} @click=${() => this.submit()}>${id ? 'Save' : 'Add step'}</vscode-button>
+        <vscode-button data-action="save" aria-label=${id ? `Save step ${id}` : 'Add step'} ?disabled=${this.locked !== undefined} title=${this.locked ?? ''} @click=${() => this.submit()}>${id ? 'Save' : 'Add step'}</vscode-button>
         <vscode-button secondary data-action="cancel-edit" aria-label="Cancel editing" @click=${() => this.close()}>Cancel</vscode-button>
+        ${this.locked === undefined ? nothing : html`<span class="muted form-locked">${this.locked}</span>`}
       </div>
       <div class="visually-hidden" role="alert" data-form-announcement>${this.announcement}</div>
     </form>`;

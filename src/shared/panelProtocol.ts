@@ -41,6 +41,11 @@ export interface HostMessageBodies {
   outputResync: { runId: string; seq: number; tails: Record<string, string> };
   /** Host, when an action was refused or did something worth saying (e.g. an edit broke a dependency). */
   notice: { id: number; level: 'info' | 'error'; text: string };
+  /**
+   * Host, after an `edit` that named a `request`: whether it was taken (sent after the snapshot showing it). The form
+   * that sent it closes only when it was: a refused one keeps what was typed, whatever snapshot came meanwhile.
+   */
+  editResult: { request: number; taken: boolean };
 }
 
 /** The message types the host may post. */
@@ -71,6 +76,9 @@ export const shownPlanSchema = z.object({ id: z.string().min(1).max(10_000), ver
 /** The plan a review action was made on. */
 export type ShownPlan = z.infer<typeof shownPlanSchema>;
 
+/** The number a form gives its edit: the host's `editResult` names it. */
+const editRequestField = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
 /** The run a run action was made on: the host acts only while the panel still shows that run. */
 const shownRunField = z.string().min(1).max(200);
 
@@ -96,8 +104,8 @@ export type PanelEdit = z.infer<typeof panelEditSchema>;
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Webview, once loaded (also after being hidden and shown): send me the current snapshot; `version` is the one it restored. */
   z.object({ type: z.literal('ready'), session: z.string().max(100).optional(), version: z.number().int().min(0).optional() }).strict(),
-  /** Webview, when the user edits, moves, skips, adds or removes a step in review. */
-  z.object({ type: z.literal('edit'), plan: shownPlanSchema, edit: panelEditSchema }).strict(),
+  /** Webview, when the user edits, moves, skips, adds or removes a step in review; a form names a `request` the host answers (`editResult`). */
+  z.object({ type: z.literal('edit'), plan: shownPlanSchema, edit: panelEditSchema, request: editRequestField.optional() }).strict(),
   /** Webview, when the user asks the planner for a new version with feedback. */
   z.object({ type: z.literal('regenerate'), plan: shownPlanSchema, feedback: z.string().trim().min(1, 'Say what to change.').max(4_000) }).strict(),
   /** Webview, when the user asks to set up a language model (the review needs one for some steps). */

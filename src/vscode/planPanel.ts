@@ -81,8 +81,6 @@ export class PlanPanel implements vscode.Disposable {
   // Notices given before the webview listens (a new panel's review): shown once it is ready.
   private readonly unsentNotices: HostToWebviewMessage[] = [];
   private noticeId = 0;
-  // The plan each review snapshot lately posted showed, by snapshot version: Start starts only the plan its snapshot showed.
-  private readonly reviewedPlans = new Map<number, Plan>();
   private disposed = false;
   private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
   /** Fires once the user closed the panel. */
@@ -168,15 +166,6 @@ export class PlanPanel implements vscode.Disposable {
     this.refresh();
   }
 
-  /**
-   * The plan the review snapshot `version` showed when it is still the plan under review, else `undefined`: an edit,
-   * Regenerate, an earlier version brought back or another plan shown since makes every earlier snapshot's plan stale.
-   */
-  reviewedPlan(version: number): Plan | undefined {
-    const shown = this.reviewedPlans.get(version);
-    return shown !== undefined && this.session.isReviewing() && shown === this.session.currentPlan() ? shown : undefined;
-  }
-
   /** Whether the panel is the editor in front (its title bar's commands act on it). */
   isActive(): boolean {
     return this.panel.active;
@@ -214,6 +203,11 @@ export class PlanPanel implements vscode.Disposable {
     const notice: HostToWebviewMessage = { type: 'notice', id: this.noticeId, level, text };
     if (this.ready) this.post(notice);
     else if (!this.disposed) this.unsentNotices.push(notice);
+  }
+
+  /** Tells the form that sent the edit `request` whether it was taken (after the snapshot showing it, when it was). */
+  answerEdit(request: number, taken: boolean): void {
+    this.post({ type: 'editResult', request, taken });
   }
 
   /** The followed execution's state after `event`: output chunks go at once, snapshots coalesced. */
@@ -269,17 +263,6 @@ export class PlanPanel implements vscode.Disposable {
     if (resync) this.post(resync);
   }
 
-  private rememberReviewed(version: number): void {
-    const plan = this.session.currentPlan();
-    if (!plan) return;
-    this.reviewedPlans.set(version, plan);
-    // Start comes from one of the last snapshots the webview got; older ones only cost memory.
-    for (const old of this.reviewedPlans.keys()) {
-      if (this.reviewedPlans.size <= reviewedPlansKept) break;
-      this.reviewedPlans.delete(old);
-    }
-  }
-
   private scheduleSnapshot(): void {
     if (!this.disposed) this.publisher.schedule();
   }
@@ -287,14 +270,11 @@ export class PlanPanel implements vscode.Disposable {
   private post(message: HostToWebviewMessage): void {
     // Only what reaches the webview counts as posted: a message before `ready` is lost.
     if (this.disposed || !this.ready) return;
-    if (message.type === 'snapshot' && message.model.mode === 'review') this.rememberReviewed(message.model.version);
+    if (message.type === 'snapshot' && message.model.mode === 'review') this.session.reviewShown(message.model.version);
     this.traffic.posted(message);
     void this.panel.webview.postMessage(message);
   }
 }
-
-/** How many review snapshots' plans a panel remembers for Start. */
-const reviewedPlansKept = 32;
 
 /** The panel's messages in the log: refusals as warnings, the rest by type at trace level. */
 function loggedTraffic(log: vscode.LogOutputChannel): PanelTraffic {

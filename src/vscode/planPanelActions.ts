@@ -63,18 +63,55 @@ export interface PanelActionDeps {
  */
 export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
   const { runs, pending, tree, log } = deps;
+  // Runs whose Undo (all of it, or from a step) is under way from the panel: a second click does not undo them again meanwhile.
+  const undoing = new Set<string>();
+  const undoOnce = async (runId: string, panel: PlanPanel, undo: () => Promise<void>): Promise<void> => {
+    if (undoing.has(runId)) return panel.notify('info', vscode.l10n.t('Undo of this run is already under way: wait for what it says.'));
+    undoing.add(runId);
+    try {
+      await undo();
+    } finally {
+      undoing.delete(runId);
+    }
+  };
+  // Runs a Resume or a Run from here of which is starting a new execution (until its command settles): a second click
+  // does not start another meanwhile.
+  const goingOn = new Set<string>();
+  const goOnOnce = (runId: string, panel: PlanPanel, command: string, argument: unknown, sayErrors: boolean): void => {
+    if (goingOn.has(runId)) return panel.notify('info', vscode.l10n.t('This run is already being resumed or run again: the panel shows it once it starts.'));
+    goingOn.add(runId);
+    // Not awaited: the command settles when the run ends, and the panel follows it meanwhile (Resume says its own errors).
+    vscode.commands.executeCommand(command, argument).then(
+      () => goingOn.delete(runId),
+      (error: unknown) => {
+        goingOn.delete(runId);
+        if (sayErrors) panel.notify('error', errorMessage(error));
+      },
+    );
+  };
   return {
-    edit: ({ edit }, panel) => {
-      const result = panel.session.applyEdit(edit);
-      if (!result.ok) return panel.notify('error', result.error);
+    // Each review action names the plan version it was made on, each run action the run: one about what the panel no
+    // longer shows (a message sent before a switch, an older page's) is refused, saying so, and acts on nothing else.
+    // A form's edit is answered: the form closes only once it was taken (a newer version alone may be another's change).
+    edit: ({ plan: shown, edit, request }, panel) => {
+      const answer = (taken: boolean): void => (request === undefined ? undefined : panel.answerEdit(request, taken));
+      const moved = panel.session.reviewMoved(shown);
+      const result = moved === undefined ? panel.session.applyEdit(edit) : { ok: false as const, error: moved };
+      if (!result.ok) {
+        panel.notify('error', result.error);
+        return answer(false);
+      }
       tree.setPlan(result.plan);
       panel.refresh();
+      answer(true);
     },
-    regenerate: async ({ feedback }, panel) => {
+    regenerate: async ({ plan: shown, feedback }, panel) => {
       const { session } = panel;
       const plan = session.currentPlan();
       // A second Regenerate (a stale page, a forged message) would ask the planner again and race the first.
       if (session.isRegenerating()) return panel.notify('error', vscode.l10n.t('Regenerate is already under way: wait for its plan, then ask again.'));
+      const moved = session.reviewMoved(shown);
+      if (moved !== undefined) return panel.notify('error', moved);
       session.setRegenerateBlocked(deps.regenerateBlockedReason());
       const blocked = session.regenerateBlockedReason();
       if (!plan || blocked !== undefined) {
@@ -104,7 +141,9 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       }
       panel.refresh();
     },
-    restoreVersion: ({ version }, panel) => {
+    restoreVersion: ({ plan: shown, version }, panel) => {
+      const moved = panel.session.reviewMoved(shown);
+      if (moved !== undefined) return panel.notify('error', moved);
       const result = panel.session.restoreVersion(version);
       if (!result.ok) return panel.notify('error', result.error);
       tree.setPlan(result.plan);
@@ -120,8 +159,15 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const blocked = panel.session.startBlockedReason();
       const plan = panel.session.currentPlan();
       if (blocked !== undefined || !plan) return panel.notify('error', blocked ?? vscode.l10n.t('There is no plan to start.'));
-      // Start approves what the user saw: a plan edited, regenerated or replaced after that snapshot is not started.
-      if (panel.reviewedPlan(message.version) !== plan) {
+      // Start approves what the user saw: a plan edited, regenerated or replaced after that snapshot is not started;
+      // and starts it once: a second Start from the same snapshot (a double click) starts no second run.
+      const taken = panel.session.takeStart(message.version);
+      if (!taken.ok && taken.reason === 'pressed') {
+        panel.notify('info', vscode.l10n.t('Start was already pressed on this version: its run is starting. If no run shows, press Start again.'));
+        // A run that did not go through (its notice says why) may be started again from the snapshot this posts.
+        return panel.refresh();
+      }
+      if (!taken.ok || taken.plan !== plan) {
         return panel.notify(
           'error',
           vscode.l10n.t(
@@ -138,17 +184,34 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       runs.start(plan).catch((error: unknown) => {
         log.error(`Plan panel: the run did not go through: ${errorMessage(error)}`);
         panel.notify('error', vscode.l10n.t('The run did not go through: {0}', errorMessage(error)));
+        // Start again goes from the snapshot this posts (the one pressed is used up).
+        if (!panel.isDisposed) panel.refresh();
       });
     },
-    // The run the panel follows, in whichever folder it goes on: never the current folder's run instead.
-    cancel: (_message, panel) => {
-      const followed = panel.isFollowingRun() ? panel.session.runId() : undefined;
-      if (followed !== undefined && runs.cancel(followed)) return;
+    // Cancel of the review closes the panel; never when it shows a run or another plan since (its own Cancel run stops that).
+    cancelReview: ({ plan: shown }, panel) => {
+      const moved = panel.session.reviewMoved(shown, 'review');
+      if (moved !== undefined) return panel.notify('error', vscode.l10n.t('Cancel was for the plan you reviewed. {0}', moved));
       deps.decideReview(undefined);
       panel.dispose();
     },
+    // The run the panel follows, in whichever folder it goes on: never the current folder's run, nor a run shown since.
+    cancelRun: ({ runId }, panel) => {
+      const moved = panel.session.runMoved(runId);
+      if (moved !== undefined) return panel.notify('error', moved);
+      // The run shown, by its id: whichever folder it goes on in this window.
+      if (runs.cancel(runId)) return;
+      panel.notify(
+        'info',
+        panel.session.isRunning()
+          ? vscode.l10n.t('Nothing was cancelled: this run does not go on in this window.')
+          : vscode.l10n.t('The run had already ended; nothing was cancelled.'),
+      );
+    },
     // The panel's run's request of the step: never another folder's run waiting on a step of the same id.
-    openApproval: async ({ stepId }, panel) => {
+    openApproval: async ({ runId: shownRun, stepId }, panel) => {
+      const moved = panel.session.runMoved(shownRun);
+      if (moved !== undefined) return panel.notify('error', moved);
       const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
       if (prompt) return pending.reopen(prompt);
       await showInformation(
@@ -158,7 +221,9 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         ),
       );
     },
-    markManualStep: async ({ stepId, done }, panel) => {
+    markManualStep: async ({ runId: shownRun, stepId, done }, panel) => {
+      const moved = panel.session.runMoved(shownRun);
+      if (moved !== undefined) return panel.notify('error', moved);
       const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
       if (!prompt) return void showInformation(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', stepId));
       if (await markManualStep(pending, prompt.key, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
@@ -181,42 +246,47 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     exportMarkdown: async () => {
       await vscode.commands.executeCommand('taskPlanner.exportPlanMarkdown');
     },
-    undoRun: async (_message, panel) => {
-      const runId = panel.session.runId();
-      if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
-      // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
-      const { report, text: message } = await runs.changes.undo(runId);
-      // The walkthrough's "Undo a run" step waits on this key too: this button does not go through the command.
-      void vscode.commands.executeCommand('setContext', 'taskPlanner.undidRun', true);
-      log.info(`Run ${runId}: ${message}`);
-      panel.notify('info', message);
-      // The files changed since the run can be undone anyway, each after its diff (a question the panel cannot hold).
-      if (report.overwritable.length > 0) tellUndo(vscode.l10n.t('Task Planner: {0}', message), report, { runId });
-      panel.refresh();
+    undoRun: async ({ runId: shownRun }, panel) => {
+      const moved = panel.session.runMoved(shownRun);
+      if (moved !== undefined) return panel.notify('error', moved);
+      const runId = shownRun;
+      if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
+      await undoOnce(runId, panel, async () => {
+        // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
+        const { report, text: message } = await runs.changes.undo(runId);
+        // The walkthrough's "Undo a run" step waits on this key too: this button does not go through the command.
+        void vscode.commands.executeCommand('setContext', 'taskPlanner.undidRun', true);
+        log.info(`Run ${runId}: ${message}`);
+        panel.notify('info', message);
+        // The files changed since the run can be undone anyway, each after its diff (a question the panel cannot hold).
+        if (report.overwritable.length > 0) tellUndo(vscode.l10n.t('Task Planner: {0}', message), report, { runId });
+        panel.refresh();
+      });
     },
     // The Runs view's command on the panel's run (a newcomer, told "resume it to go on" after a reload, found no button).
-    resumeRun: async (_message, panel) => {
-      const runId = panel.session.runId();
-      if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a run that stopped can be resumed.'));
-      // Not awaited: the command settles when the run ends, and the panel follows it meanwhile (it says its own errors).
-      void vscode.commands.executeCommand('taskPlanner.resumeRun', runId);
+    resumeRun: async ({ runId }, panel) => {
+      const moved = panel.session.runMoved(runId);
+      if (moved !== undefined) return panel.notify('error', moved);
+      if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a run that stopped can be resumed.'));
+      goOnOnce(runId, panel, 'taskPlanner.resumeRun', runId, false);
     },
     // The Plan tree's command, aimed at the panel's run: it says what it restored and what it left alone.
-    undoFromHere: async ({ stepId }, panel) => {
-      const runId = panel.session.runId();
-      if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
+    undoFromHere: async ({ runId, stepId }, panel) => {
+      const moved = panel.session.runMoved(runId);
+      if (moved !== undefined) return panel.notify('error', moved);
+      if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       const key: PromptKey = { runId, stepId, requestId: undefined };
-      await vscode.commands.executeCommand('taskPlanner.undoFromHere', key);
+      await undoOnce(runId, panel, async () => void (await vscode.commands.executeCommand('taskPlanner.undoFromHere', key)));
     },
     // The Plan tree's command, aimed at the panel's run: a new run of its plan keeping the results of the steps that do not
     // depend on this one. Not awaited: the command settles when that run ends, and the panel must go on taking messages
     // (its approvals) meanwhile.
-    runFromHere: ({ stepId }, panel) => {
-      const runId = panel.session.runId();
-      if (!runId) return panel.notify('error', vscode.l10n.t('Only a step of a finished run can be run again.'));
+    runFromHere: ({ runId, stepId }, panel) => {
+      const moved = panel.session.runMoved(runId);
+      if (moved !== undefined) return panel.notify('error', moved);
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Wait for the run to end, or cancel it, before running steps again.'));
       const key: PromptKey = { runId, stepId, requestId: undefined };
-      vscode.commands.executeCommand('taskPlanner.runFromHere', key).then(undefined, (error: unknown) => panel.notify('error', errorMessage(error)));
+      goOnOnce(runId, panel, 'taskPlanner.runFromHere', key, true);
     },
   };
 }

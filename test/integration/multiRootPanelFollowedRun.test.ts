@@ -77,7 +77,7 @@ describe('The plan panel follows its run in one folder while another folder is c
       await vscode.commands.executeCommand('taskPlanner.openRun', inApi.runId);
       assert.equal(api.currentPlan()?.id, 'panel-cancel-api', 'the Plan view does not show the run opened');
       assert.equal(panelShows(api), `run ${inWeb.runId} running`);
-      await api.planPanel.send({ type: 'cancel' });
+      await api.planPanel.send({ type: 'cancelRun' });
       await until('a run to stop', () => api.runningFolders().length < 2).catch(() => undefined);
       assert.deepEqual(api.runningFolders(), ['api'], 'the panel did not cancel the run it shows');
       assert.equal((await inWeb.ended).status, 'cancelled');

@@ -252,7 +252,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.deepEqual(await api.nextPrompt(), { stepId: 'R1', kind: 'approval' });
     await vscode.commands.executeCommand('taskPlanner.approve', 'R1');
     assert.deepEqual(await api.nextPrompt(), { stepId: 'R2', kind: 'approval' });
-    await api.planPanel.send({ type: 'cancel' });
+    await api.planPanel.send({ type: 'cancelRun' });
     assert.equal((await started.run)?.status, 'cancelled');
     const stopped = await until('the stopped run in the panel, offering Resume', () => {
       const model = api.planPanel.model();
@@ -398,7 +398,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.deepEqual(restored.steps.map((step) => step.id), ['G1']);
     assert.deepEqual(restored.versions.map((version) => version.version), [3, 2, 1]);
     await until('the Plan tree to show the version brought back', () => !treeShows('Read the README')());
-    await api.planPanel.send({ type: 'cancel' });
+    await api.planPanel.send({ type: 'cancelReview' });
     const cancelled = await outcome;
     assert.equal(cancelled.run, undefined, 'a cancelled review started a run');
     assert.equal(api.planPanel.isOpen(), false);

@@ -103,13 +103,14 @@ export class PanelSession {
   /**
    * Why an action the webview made on `shown`, the plan it showed for review, must not act now: the panel shows a run,
    * another plan, or another version of it (edited, regenerated, brought back) since; `undefined` when `shown` is the
-   * plan under review. The reason is said to the user as is.
+   * plan under review. `scope` `review`: any version of that plan will do (Cancel ends the review, whichever version
+   * it shows). The reason is said to the user as is.
    */
-  reviewMoved(shown: ShownPlan): string | undefined {
+  reviewMoved(shown: ShownPlan, scope: 'version' | 'review' = 'version'): string | undefined {
     const plan = this.plan;
     if (!plan || this.run) return 'The panel shows a run now, not the plan you acted on; nothing was changed.';
     if (plan.id !== shown.id) return 'The panel shows another plan now; nothing was changed. Look it over, then try again.';
-    if (plan.version !== shown.version) {
+    if (scope === 'version' && plan.version !== shown.version) {
       return `The plan is at version ${plan.version} now, not version ${shown.version} you acted on; nothing was changed. Look it over, then try again.`;
     }
     return undefined;
@@ -121,7 +122,9 @@ export class PanelSession {
    */
   runMoved(runId: string): string | undefined {
     if (this.run?.runId === runId) return undefined;
-    return this.run ? 'The panel shows another run now, not the one you acted on; nothing was done.' : 'The panel shows a plan under review now, not the run you acted on; nothing was done.';
+    return this.run
+      ? 'The panel shows another run now, not the one you acted on; nothing was done.'
+      : 'The panel shows a plan under review now, not the run you acted on; nothing was done.';
   }
 
   /** The webview got review snapshot `version`: a Start from it starts the plan it showed, if that is still under review. */

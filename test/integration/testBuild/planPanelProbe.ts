@@ -10,7 +10,10 @@ export interface PlanPanelProbe {
   show(plan: Plan): void;
   /** Whether the panel is open. */
   isOpen(): boolean;
-  /** Validates and handles `message` as if the webview had sent it. */
+  /**
+   * Validates and handles `message` as if the webview had sent it while showing the last snapshot posted: a review
+   * action without `plan` names the plan that snapshot showed, a run action without `runId` its run (as the page does).
+   */
   send(message: unknown): Promise<void>;
   /** Valid messages the open panel received (from the webview or `send`), oldest first. */
   received(): WebviewToHostMessage[];
@@ -71,7 +74,7 @@ export function createPlanPanelProbe(): { traffic: (logged: PanelTraffic) => Pan
       send: async (message) => {
         const panel = panels().panel();
         if (!panel) throw new Error('The plan panel is not open.');
-        await panel.receive(message);
+        await panel.receive(asShown(message, recording.postedMessages.findLast((posted) => posted.type === 'snapshot')?.model));
       },
       received: () => (open() ? [...recording.receivedMessages] : []),
       posted: () => (open() ? [...recording.postedMessages] : []),
@@ -85,6 +88,20 @@ export function createPlanPanelProbe(): { traffic: (logged: PanelTraffic) => Pan
     };
   };
   return { traffic, probe };
+}
+
+/** Review actions name the plan version the webview showed, run actions the run; the other messages go as they are. */
+const reviewActions = new Set(['edit', 'regenerate', 'restoreVersion', 'cancelReview']);
+const runActions = new Set(['cancelRun', 'openApproval', 'markManualStep', 'undoRun', 'resumeRun', 'undoFromHere', 'runFromHere']);
+
+/** `message` as the webview showing `model` sends it: what it is about added where the test left it out. */
+function asShown(message: unknown, model: PanelViewModel | undefined): unknown {
+  if (typeof message !== 'object' || message === null || !('type' in message) || typeof message.type !== 'string') return message;
+  if (reviewActions.has(message.type) && !('plan' in message) && model?.mode === 'review') {
+    return { ...message, plan: { id: model.review.planId, version: model.review.planVersion } };
+  }
+  if (runActions.has(message.type) && !('runId' in message) && model?.mode === 'run') return { ...message, runId: model.run.runId };
+  return message;
 }
 
 function remember<T>(list: T[], item: T): void {

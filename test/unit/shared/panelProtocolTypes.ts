@@ -17,6 +17,7 @@ export const webviewTyped: MessageHandlers<HostToWebviewMessage> = {
   output: ({ model }) => void model,
   outputResync: ({ tails }) => void tails,
   notice: ({ text }) => void text,
+  editResult: ({ request, taken }) => void (taken ? request : 0),
 };
 
 // A user action without a handler on the host does not compile, and connection messages are not actions.

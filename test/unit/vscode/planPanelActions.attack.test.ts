@@ -61,7 +61,7 @@ const regenerated = (): Plan => ({ ...first, version: 2, steps: [makeStep('A', {
 describe('attack: the plan panel while Regenerate is under way', () => {
   it('attack: another plan shown for review while Regenerate of the first runs is not replaced by that regeneration', async () => {
     const { session, panel, actions, regeneration, treePlans, notices } = harness();
-    const asked = actions.regenerate({ type: 'regenerate', feedback: 'read another file' }, panel);
+    const asked = actions.regenerate({ type: 'regenerate', plan: { id: first.id, version: first.version }, feedback: 'read another file' }, panel);
     // "Plan task" shows a new plan in the panel meanwhile.
     session.setPlan(other);
     regeneration.resolve(regenerated());
@@ -73,7 +73,7 @@ describe('attack: the plan panel while Regenerate is under way', () => {
 
   it('attack: a run the panel follows, started while Regenerate ran, is not dropped from the panel when Regenerate ends', async () => {
     const { session, panel, actions, regeneration, treePlans } = harness();
-    const asked = actions.regenerate({ type: 'regenerate', feedback: 'read another file' }, panel);
+    const asked = actions.regenerate({ type: 'regenerate', plan: { id: first.id, version: first.version }, feedback: 'read another file' }, panel);
     session.showRun({ ...initialRunState('run-1'), plan: first }, true);
     regeneration.resolve(regenerated());
     await asked;
@@ -84,7 +84,7 @@ describe('attack: the plan panel while Regenerate is under way', () => {
 
   it('attack: Regenerate ending after the panel was closed puts no plan in the Plan tree', async () => {
     const { panel, actions, regeneration, treePlans, dispose } = harness();
-    const asked = actions.regenerate({ type: 'regenerate', feedback: 'read another file' }, panel);
+    const asked = actions.regenerate({ type: 'regenerate', plan: { id: first.id, version: first.version }, feedback: 'read another file' }, panel);
     dispose();
     regeneration.resolve(regenerated());
     await asked;
@@ -93,8 +93,8 @@ describe('attack: the plan panel while Regenerate is under way', () => {
 
   it('attack: a second Regenerate while one runs is refused without asking the planner again', async () => {
     const { panel, actions, regeneration, notices, asked } = harness();
-    const one = actions.regenerate({ type: 'regenerate', feedback: 'read another file' }, panel);
-    const two = actions.regenerate({ type: 'regenerate', feedback: 'no, a third one' }, panel);
+    const one = actions.regenerate({ type: 'regenerate', plan: { id: first.id, version: first.version }, feedback: 'read another file' }, panel);
+    const two = actions.regenerate({ type: 'regenerate', plan: { id: first.id, version: first.version }, feedback: 'no, a third one' }, panel);
     assert.equal(asked(), 1);
     regeneration.resolve(regenerated());
     await Promise.all([one, two]);
@@ -103,7 +103,7 @@ describe('attack: the plan panel while Regenerate is under way', () => {
 
   it('a Regenerate nothing overtook shows its plan and puts it in the Plan tree', async () => {
     const { session, panel, actions, regeneration, treePlans } = harness();
-    const asked = actions.regenerate({ type: 'regenerate', feedback: 'read another file' }, panel);
+    const asked = actions.regenerate({ type: 'regenerate', plan: { id: first.id, version: first.version }, feedback: 'read another file' }, panel);
     regeneration.resolve(regenerated());
     await asked;
     assert.equal(session.currentPlan()?.steps[0]?.args?.['path'], 'regenerated.txt');

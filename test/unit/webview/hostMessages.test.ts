@@ -8,7 +8,7 @@ function recording(): { handlers: MessageHandlers<HostToWebviewMessage>; seen: H
   const record = (message: HostToWebviewMessage): void => {
     seen.push(message);
   };
-  return { seen, handlers: { snapshot: record, runDelta: record, output: record, outputResync: record, notice: record } };
+  return { seen, handlers: { snapshot: record, runDelta: record, output: record, outputResync: record, notice: record, editResult: record } };
 }
 
 describe('dispatchHostMessage (the webview side of host messages)', () => {

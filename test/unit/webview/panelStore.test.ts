@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { PanelViewModel } from '../../../src/shared/panelViewModel';
+import type { PanelViewModel, ReviewView } from '../../../src/shared/panelViewModel';
 import type { RunViewChanges } from '../../../src/shared/panelProtocol';
-import { applyOutputChunk, applyOutputResync, applyRunDelta, applySnapshot, emptyPanelState } from '../../../webview/panelStore';
+import { applyOutputChunk, applyOutputResync, applyRunDelta, applySnapshot, emptyPanelState, withDraft, type PanelState, type ReviewDraft } from '../../../webview/panelStore';
 
 const empty = (version: number, session = 's1'): PanelViewModel => ({ mode: 'empty', session, version });
 const run = (version: number, runId = 'run-1'): PanelViewModel => ({
@@ -118,5 +118,31 @@ describe('webview panel store: run deltas', () => {
     assert.deepEqual([otherSession.applied, otherSession.resync], [false, true]);
     const noRun = applyRunDelta(applySnapshot(emptyPanelState(), empty(1)).state, delta(1, 'x'));
     assert.deepEqual([noRun.applied, noRun.resync], [false, true]);
+  });
+});
+
+describe('attack: webview panel store keeps what was typed and not sent', () => {
+  const review = (version: number, planId = 'plan-1'): PanelViewModel => ({ mode: 'review', session: 's1', version, review: { planId, planVersion: version } as ReviewView });
+  const typed: ReviewDraft = { planId: 'plan-1', editing: { stepId: 'S2', values: { title: 'A title typed by hand' } }, feedback: 'fewer steps' };
+
+  it('attack: what a step form held survives the hide or reload that tore the page down (the saved state) and the snapshot the host sends then', () => {
+    let state = withDraft(applySnapshot(emptyPanelState(), review(1)).state, typed);
+    // The page is torn down: what comes back is the saved state, as JSON.
+    state = JSON.parse(JSON.stringify(state)) as PanelState;
+    state = applySnapshot(state, { ...review(1), session: 's1', version: 2 }).state;
+    assert.deepEqual(state.draft, typed);
+  });
+
+  it('a draft goes with its review: not kept for another plan or a run', () => {
+    const state = withDraft(applySnapshot(emptyPanelState(), review(1)).state, typed);
+    assert.equal(applySnapshot(state, review(2, 'plan-2')).state.draft, undefined);
+    assert.equal(applySnapshot(state, run(3)).state.draft, undefined);
+  });
+
+  it('a draft with nothing typed is none, and an unchanged one changes nothing', () => {
+    const state = withDraft(applySnapshot(emptyPanelState(), review(1)).state, typed);
+    assert.equal(withDraft(state, { ...typed }), state);
+    assert.equal(withDraft(state, { planId: 'plan-1' }).draft, undefined);
+    assert.equal('draft' in withDraft(state, undefined), false);
   });
 });

@@ -30,3 +30,56 @@ describe('attack: PanelSession while Regenerate is under way', () => {
     assert.equal(session.isRegenerating(), false);
   });
 });
+
+describe('attack: PanelSession actions about what the webview showed', () => {
+  const other = makePlan([makeStep('X', { kind: 'tool', tool: 'read_file', args: { path: 'x.txt' }, agent: undefined, input: undefined })], {
+    id: 'plan-other',
+  });
+  const reviewing = (): PanelSession => {
+    const session = new PanelSession('s1', [readFileTool] as Tool[]);
+    session.setPlan(plan);
+    return session;
+  };
+
+  it('attack: an action on version 1 of the plan is refused once version 2, another plan or a run shows', () => {
+    const session = reviewing();
+    const shown = { id: plan.id, version: plan.version };
+    assert.equal(session.reviewMoved(shown), undefined);
+    assert.equal(session.applyEdit({ type: 'skipStep', stepId: 'A' }).ok, true);
+    assert.match(session.reviewMoved(shown) ?? '', /version 2 now, not version 1/);
+    // Cancel ends the review of the plan, whichever version shows.
+    assert.equal(session.reviewMoved(shown, 'review'), undefined);
+    session.setPlan(other);
+    assert.match(session.reviewMoved(shown, 'review') ?? '', /another plan/);
+    session.showRun({ ...initialRunState('run-1'), plan: other }, true);
+    assert.match(session.reviewMoved({ id: other.id, version: other.version }, 'review') ?? '', /a run now/);
+  });
+
+  it('attack: an action on run 1 is refused once the panel shows run 2 or a plan under review', () => {
+    const session = reviewing();
+    assert.match(session.runMoved('run-1') ?? '', /plan under review/);
+    session.showRun({ ...initialRunState('run-1'), plan }, true);
+    assert.equal(session.runMoved('run-1'), undefined);
+    session.showRun({ ...initialRunState('run-2'), plan }, true);
+    assert.match(session.runMoved('run-1') ?? '', /another run/);
+  });
+
+  it('attack: Start from one snapshot is taken once; a later snapshot of the same plan may start it again (after a start that did not go through)', () => {
+    const session = reviewing();
+    session.reviewShown(1);
+    session.reviewShown(2);
+    assert.deepEqual(session.takeStart(2), { ok: true, plan });
+    assert.deepEqual(session.takeStart(2), { ok: false, reason: 'pressed' });
+    // Every snapshot that showed the plan is used up with it: an older one sent late starts nothing either.
+    assert.deepEqual(session.takeStart(1), { ok: false, reason: 'pressed' });
+    session.reviewShown(3);
+    assert.deepEqual(session.takeStart(3), { ok: true, plan });
+  });
+
+  it('Start from a snapshot whose plan was edited since is refused as changed, not as pressed', () => {
+    const session = reviewing();
+    session.reviewShown(1);
+    assert.equal(session.applyEdit({ type: 'skipStep', stepId: 'A' }).ok, true);
+    assert.deepEqual(session.takeStart(1), { ok: false, reason: 'changed' });
+  });
+});

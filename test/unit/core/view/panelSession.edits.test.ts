@@ -84,7 +84,7 @@ describe('PanelSession: edits from the panel form', () => {
       const view = reviewOf(session.snapshot(0)).steps.find((step) => step.id === stepId)!;
       const form = formToEdit(change(initialValues(view, ['read_file', 'write_file'])), view);
       assert.ok(form.ok, JSON.stringify(form));
-      const message = parseWebviewMessage({ type: 'edit', edit: form.edit });
+      const message = parseWebviewMessage({ type: 'edit', plan: { id: 'plan-test', version: 1 }, edit: form.edit });
       assert.ok(message.ok && message.message.type === 'edit', JSON.stringify(message));
       return session.applyEdit(message.message.edit);
     };
