@@ -2,6 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
 import { formatDuration } from '../src/shared/formatDuration';
+import { runStatusSentence } from '../src/shared/runStatusLabels';
 
 /**
  * The end of a run: outcome and counts (the headline), what each step produced, the failures with their
@@ -10,7 +11,7 @@ import { formatDuration } from '../src/shared/formatDuration';
  */
 export function renderSummary(summary: RunSummaryView, status: string, runId: string, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
-    <h2 id="summary-heading" tabindex="-1">Run ${status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
+    <h2 id="summary-heading" tabindex="-1">${runStatusSentence(status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class=${summary.status === 'partial' ? 'keep-lines' : 'error keep-lines'}>${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
     ${summary.stepLines.length > 0

@@ -23,5 +23,16 @@ export const runStatusLabels: Readonly<Record<RunStatus, string>> = {
 export function runStatusLabel(status: RunStatus, steps: Iterable<{ status: string }>): string {
   if (status !== 'partial') return runStatusLabels[status];
   for (const step of steps) if (step.status === 'completed') return runStatusLabels[status];
-  return 'nothing done';
+  return nothingDoneLabel;
+}
+
+/** A partial run none of whose steps completed, in words (`runStatusLabel`). */
+export const nothingDoneLabel = 'nothing done';
+
+/**
+ * "Run completed", "Run partly done": a run's status in words (`runStatusLabel`) as the start of a sentence; "Nothing
+ * done" for a run that did nothing ("Run nothing done" read as broken English).
+ */
+export function runStatusSentence(label: string): string {
+  return label === nothingDoneLabel ? 'Nothing done' : `Run ${label}`;
 }

@@ -23,4 +23,13 @@ describe('webview run announcement', () => {
     const prompt = 'Step S002 is yours to do: Update the README\nAdd a usage section\n\nResults of the steps before it:\nS001: done';
     assert.equal(runAnnouncement(run({ pending: [{ stepId: 'S002', kind: 'manual', prompt }] })), 'Run running: 2 of 5 steps completed. Step S002 is yours to do: Update the README. Mark it Done or Failed below.');
   });
+
+  it('a run that did nothing says "Nothing done"; a prompt\'s own question mark is not followed by a full stop; two steps of yours are "each"', () => {
+    const nothing = run({ status: 'partial', steps: [], progress: { total: 2, completed: 0, failed: 0, rejected: 2, skipped: 0, notNeeded: 0 } });
+    assert.equal(runAnnouncement(nothing), 'Nothing done: 0 of 2 steps completed, 2 rejected by you.');
+    const asking = runAnnouncement(run({ status: 'waiting', pending: [{ stepId: 'S003', kind: 'approval', prompt: 'Write src/stats.js?' }] }));
+    assert.match(asking, /approval of step S003, Write src\/stats\.js\. Open answers/);
+    const two = runAnnouncement(run({ pending: [{ stepId: 'A', kind: 'manual', prompt: 'Step A is yours to do: one' }, { stepId: 'B', kind: 'manual', prompt: 'Step B is yours to do: two' }] }));
+    assert.match(two, /two\. Mark each Done or Failed below\.$/);
+  });
 });
