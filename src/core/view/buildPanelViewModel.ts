@@ -172,11 +172,18 @@ function basisView(basis: PlanBasis): BasisView {
   const files = basis.files.length;
   const searches = basis.searches.length;
   return {
-    summary: `Read ${files} file${files === 1 ? '' : 's'}, ${searches} search${searches === 1 ? '' : 'es'}`,
+    summary: basisSummary(files, searches),
     files: basis.files.map(shown),
     searches: basis.searches.map(shown),
     answers: basis.answers.map((answer) => ({ question: shown(answer.question), answer: shown(answer.answer) })),
   };
+}
+
+/** "Read 2 files, 1 search": what was not done is not said ("0 searches" read as noise); "Your answers" when only those. */
+function basisSummary(files: number, searches: number): string {
+  const read = files > 0 ? [`Read ${files} file${files === 1 ? '' : 's'}`] : [];
+  const searched = searches > 0 ? [`${searches} search${searches === 1 ? '' : 'es'}`] : [];
+  return [...read, ...searched].join(', ') || 'Your answers';
 }
 
 /** The steps no one can run without a model, and the notice that says so; `undefined` when there are none. */
@@ -197,11 +204,15 @@ function manualSummaryOf(steps: readonly Step[], noModel: boolean): { manualSumm
   const manual = steps.filter((step) => step.kind === 'manual').length;
   if (manual === 0) return {};
   const questions = steps.filter((step) => step.kind === 'clarification').length;
-  const others = steps.length - manual - questions;
+  // Without a model, an agent's step does not run by itself: it waits for a model (a newcomer read "1 runs by itself"
+  // beside the notice that it cannot run).
+  const needModel = noModel ? steps.filter((step) => performedBy(step.kind, 'model')).length : 0;
+  const others = steps.length - manual - questions - needModel;
   const yours = manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`;
   const asked = questions === 0 ? '' : questions === 1 ? ', 1 question is yours to answer' : `, ${questions} questions are yours to answer`;
   const rest = others === 0 ? '' : others === 1 ? '; 1 runs by itself' : `; ${others} run by themselves`;
-  return { manualSummary: `${yours}${asked}${rest}.${noModel ? ' Set up a model to let agents do them.' : ''}` };
+  const waiting = needModel === 0 ? '' : needModel === 1 ? '; 1 needs a model' : `; ${needModel} need a model`;
+  return { manualSummary: `${yours}${asked}${rest}${waiting}.${noModel ? ' Set up a model to let agents do them.' : ''}` };
 }
 
 const defaultApprovalSetting: ApprovalSetting = { policy: 'writesAndCommands', trusted: true };

@@ -253,6 +253,17 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     );
   });
 
+  it('without a model, an agent\'s step is said to need one, never to run by itself (a newcomer\'s trial: Add step, Agent)', () => {
+    const manual = makeStep('M1', { kind: 'manual', agent: undefined });
+    const agent = makeStep('A1', { kind: 'agent' });
+    const tool = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
+    assert.equal(
+      reviewOf({ plan: makePlan([manual, agent, tool]), regenerateBlockedReason: 'No model.' }).manualSummary,
+      '1 step is yours to do; 1 runs by itself; 1 needs a model. Set up a model to let agents do them.',
+    );
+    assert.equal(reviewOf({ plan: makePlan([manual, agent, tool]) }).manualSummary, '1 step is yours to do; 2 run by themselves.', 'with a model it does run by itself');
+  });
+
   it('does not tell to set up a model when one is set up (issue 28 walked again: it said so after Set up a model)', () => {
     const manual = makeStep('M1', { kind: 'manual', agent: undefined });
     const tool = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
@@ -286,7 +297,9 @@ describe('buildPanelViewModel: what the plan is based on', () => {
     assert.deepEqual(review.basis?.answers, [{ question: 'Which?', answer: 'MIT' }]);
     assert.equal(review.steps[0]?.basedOn, 'src/a.ts, src/b.ts');
     const single = reviewOf({ plan: { ...plan, basis: { files: ['a'], searches: [], answers: [] } } });
-    assert.equal(single.basis?.summary, 'Read 1 file, 0 searches');
+    assert.equal(single.basis?.summary, 'Read 1 file', 'what was not done is not said ("0 searches")');
+    assert.equal(reviewOf({ plan: { ...plan, basis: { files: [], searches: ['x', 'y'], answers: [] } } }).basis?.summary, '2 searches');
+    assert.equal(reviewOf({ plan: { ...plan, basis: { files: [], searches: [], answers: [{ question: 'Which?', answer: 'MIT' }] } } }).basis?.summary, 'Your answers');
     assert.equal(reviewOf({ plan: makePlan([makeStep('A')]) }).basis, undefined);
   });
 });
