@@ -7,6 +7,13 @@ export const listFilesMaxLimit = 10_000;
 
 const inputSchema = z.strictObject({
   glob: z.string().optional().describe('Glob relative to the workspace root, e.g. "src/**/*.ts"; a glob without "/" matches file names at any depth ("*.md").'),
+  // Models ask for a folder by `path` as often as by glob (a local model's first call was refused, a turn lost): its
+  // files at any depth, filtered from the listing, so no glob syntax in a folder's name ("app/[id]") can mislead it.
+  path: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('A folder relative to the workspace root: only the files under it, at any depth (with glob: those it matches).'),
   limit: z.int().min(1).max(listFilesMaxLimit).optional().describe(`Most paths to return (default ${listFilesDefaultLimit}).`),
 });
 
@@ -43,7 +50,9 @@ export const listFilesTool: Tool<z.infer<typeof inputSchema>, ListFilesOutput> =
   inputSchema,
   effects: 'read',
   async run(ctx, input, signal) {
-    const { files, unreadable } = await ctx.workspace.list(input.glob, signal);
+    const listed = await ctx.workspace.list(input.glob, signal);
+    const files = input.path === undefined ? listed.files : underFolder(listed.files, input.path);
+    const { unreadable } = listed;
     const limit = input.limit ?? listFilesDefaultLimit;
     return {
       files: files.slice(0, limit),
@@ -53,3 +62,11 @@ export const listFilesTool: Tool<z.infer<typeof inputSchema>, ListFilesOutput> =
     };
   },
 };
+
+/** The paths of `files` under `folder` (`./src/`, `src` and `src/` alike; `.` or nothing: all of them). */
+function underFolder(files: readonly string[], folder: string): readonly string[] {
+  const parts = folder.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.');
+  if (parts.length === 0) return files;
+  const prefix = `${parts.join('/')}/`;
+  return files.filter((file) => file.startsWith(prefix));
+}

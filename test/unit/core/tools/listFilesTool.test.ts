@@ -17,6 +17,18 @@ describe('list_files', () => {
     assert.deepEqual((await listFilesTool.run(ctx, {}, neverAborted)).files, ['.gitignore', 'src/a.ts', 'src/b.ts', 'src/c.md']);
   });
 
+  it('takes a folder as `path`, as models ask for one (a local model\'s list_files {"path": "src"} was refused, a turn lost)', async () => {
+    const list = async (input: { path?: string; glob?: string }) => (await listFilesTool.run(ctx, input, neverAborted)).files;
+    assert.deepEqual(await list({ path: 'src' }), ['src/a.ts', 'src/b.ts', 'src/c.md']);
+    assert.deepEqual(await list({ path: './src/' }), ['src/a.ts', 'src/b.ts', 'src/c.md']);
+    assert.deepEqual(await list({ path: 'src', glob: '*.md' }), ['src/c.md']);
+    assert.deepEqual(await list({ path: '.' }), ['.gitignore', 'src/a.ts', 'src/b.ts', 'src/c.md']);
+    assert.deepEqual(await list({ path: 'sr' }), [], 'a folder, not a prefix of names');
+    // Filtered from the workspace's own listing: nothing outside it, in .git or ignored is reached through it.
+    for (const path of ['..', '../src', '/etc', '.git', 'out', 'node_modules']) assert.deepEqual(await list({ path }), [], path);
+    assert.equal(listFilesTool.inputSchema.safeParse({ path: 'src', folder: 'x' }).success, false, 'other keys are still refused');
+  });
+
   it('caps the result and reports the total', async () => {
     assert.deepEqual(await listFilesTool.run(ctx, { limit: 2 }, neverAborted), { files: ['.gitignore', 'src/a.ts'], total: 4, truncated: true });
     assert.equal(listFilesTool.inputSchema.safeParse({ limit: 0 }).success, false);
