@@ -16,9 +16,12 @@ const secretName =
 // A seed as a word of the name (`OTP_SEED`, `WALLET_SEED`): a credential unless it holds a number, as a random generator's seed does (`SEED=42`).
 const seedName = /(^|_)seed($|_)/i;
 
-// Key formats of well-known services, found anywhere in a value (a header, a command line…).
+// Key formats of well-known services, found anywhere in a value (a header, a command line…). Also those of one letter case,
+// which `looksGenerated` misses (an outside attack): New Relic's `NRAK-…`, Netlify's `nfp_…`, GitLab's other tokens (`glptt-`,
+// `glrt-`, `gldt-`… and a runner's `GR1348941…`), Pulumi's `pul-…`, Sentry's `sntryu_…`, Mailgun's `key-…`, Mailchimp's
+// `…-us12`, RubyGems', Supabase's, Docker Hub's, Doppler's, Linear's, Grafana's, Fly.io's and Terraform Cloud's.
 const knownKey =
-  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|shp(at|ca|pa|ss)_[0-9a-fA-F]{32}|do[opr]_v1_[0-9a-f]{64}|dapi[0-9a-f]{32}|\d{8,10}:AA[\w-]{30,}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.)/;
+  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|gl(pat|dt|rt|ptt|ft|cbt|oas|imt|agent|soat|ffct|wt)-[A-Za-z0-9_-]{16,}|GR1348941[A-Za-z0-9_-]{20,}|NR(AK|II|JS|RA|SP|AA)-[A-Za-z0-9_-]{19,}|nf[a-z]_[A-Za-z0-9]{36,}|pul-[0-9a-f]{40}|sntry[us]_[A-Za-z0-9+/=_-]{30,}|(?<![._-])key-[0-9a-f]{32}(?![0-9a-f])|[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])|rubygems_[0-9a-f]{48}|sbp_[0-9a-f]{40}|dckr_pat_[A-Za-z0-9_-]{20,}|dp\.(st|pt|ct|sa|scim|audit)\.[A-Za-z0-9._-]{30,}|lin_api_[A-Za-z0-9]{30,}|glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/=]{32,}|fm[12]_[A-Za-z0-9+/=_-]{20,}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9=_-]{60,}|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|shp(at|ca|pa|ss)_[0-9a-fA-F]{32}|do[opr]_v1_[0-9a-f]{64}|dapi[0-9a-f]{32}|\d{8,10}:AA[\w-]{30,}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.)/;
 
 // A URL whose user info has a password (`scheme://user:pass@host`, `redis://:pass@host`), also one with special characters
 // (`postgres://app:p#ss/w?rd@db/app`, as many clients read it), but not a port followed by a path holding `@`
@@ -42,6 +45,11 @@ const connectionPassword = /(^|[;\s])(password|pwd)\s*=\s*[^;\s]/i;
 const bareAuthorization = /^(basic|digest|negotiate|ntlm)[ \t]+[A-Za-z0-9+/=._~-]{8,}$/i;
 // A single opaque token: the shape of generated keys (base64, base62, base64url).
 const opaqueToken = /^[A-Za-z0-9+/=_.-]{24,}$/;
+// A token of one letter case (base36: `NRAK-…`, an old Netlify token): after at most three short prefix words (`NRAK-`,
+// `dp.st.prd.`), which mark it as a token, a random part of at least 27 letters and digits; alone, at least 32 (one case
+// holds fewer bits a character, and shorter one-case words are ids and names more often than keys).
+const prefixedOneCaseToken = /^(?:[A-Za-z]{1,12}[._-]){1,3}([a-z0-9]{27,}|[A-Z0-9]{27,})$/;
+const oneCaseToken = /^([a-z0-9]{32,}|[A-Z0-9]{32,})$/;
 // A base32 secret of at least 80 bits (a one-time-password seed, `JBSWY3DPEHPK3PXP`), and a hex one of at least 256 bits (an
 // encryption or wallet key); shorter hex values are commit ids, digests and ids (`INVOCATION_ID`), and are kept.
 const base32Secret = /^[A-Z2-7]{16,}={0,6}$/;
@@ -62,13 +70,15 @@ const passwordOption = /^--?((pass|password|passwd|passphrase|passin|passout)(=.
 const secretAssignment = /^([A-Za-z_][A-Za-z0-9_]*)=(\S+)$/;
 const userOption = /^(-u|--user(name)?(=|$))/;
 const passwordPrograms = /^(mysql|mariadb|sshpass)/;
-// Credentials in other shapes, anywhere in a value: a private key in PEM, Azure's account and shared access keys, an
-// Authorization header's value in any scheme (`authorization=Bearer …` of OTLP headers, git's `AUTHORIZATION: basic …`,
-// `Digest …`, `ApiKey …`), a header that carries a key by its name (`PRIVATE-TOKEN: …`, `X-Api-Key: …`, `Cookie: …`), a
-// bearer token, a Slack webhook, a JSON object with a key or password member (`{"username":…,"key":…}` of Kaggle), a
-// `.netrc` line's password and an `.npmrc` line's token or password (`//registry…/:_authToken=…`: an outside attack).
+// Credentials in other shapes, anywhere in a value: a private key in PEM (a PGP secret key block and a PuTTY key too),
+// Azure's account and shared access keys, an Authorization header's value in any scheme (`authorization=Bearer …` of
+// OTLP headers, git's `AUTHORIZATION: basic …`, `Digest …`, `ApiKey …`), a header that carries a key by its name
+// (`PRIVATE-TOKEN: …`, `X-Api-Key: …`, `Cookie: …`), a bearer token, a Slack webhook, a JSON object with a key, password
+// or auth member (`{"username":…,"key":…}` of Kaggle, `{"auths":{…:{"auth":…}}}` of Docker, a service account's
+// `"private_key"`), a `.netrc` line's password and an `.npmrc` line's token or password (`//registry…/:_authToken=…`: an
+// outside attack).
 const otherCredential =
-  /\b(machine[ \t]+\S+|default)[ \t]+login[ \t]+\S+[ \t]+password[ \t]+\S|:_(auth(token)?|password)[ \t]*=[ \t]*\S|-----BEGIN [A-Z ]*PRIVATE KEY-----|(AccountKey|SharedAccessKey|SharedAccessSignature)=|authorization\s*[:=]\s*[a-z][\w-]*\s+\S|(^|\n)[ \t]*(cookie|([a-z0-9]+-)*(token|api-?key|secret)|([a-z0-9]+-)+(key|auth))[ \t]*:[ \t]*\S|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|hooks\.slack\.com\/services\/|"(key|api_?key|token|secret|password)"\s*:\s*"[^"]/i;
+  /\b(machine[ \t]+\S+|default)[ \t]+login[ \t]+\S+[ \t]+password[ \t]+\S|:_(auth(token)?|password)[ \t]*=[ \t]*\S|-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----|PuTTY-User-Key-File-\d+:|(AccountKey|SharedAccessKey|SharedAccessSignature)=|authorization\s*[:=]\s*[a-z][\w-]*\s+\S|(^|\n)[ \t]*(cookie|([a-z0-9]+-)*(token|api-?key|secret)|([a-z0-9]+-)+(key|auth))[ \t]*:[ \t]*\S|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|hooks\.slack\.com\/services\/|"(key|api_?key|token|secret|password|auth|private_key|client_secret|refresh_token|access_token)"\s*:\s*"[^"]/i;
 
 /**
  * A copy of `env` without anything that looks like a credential, for processes started on
@@ -77,7 +87,7 @@ const otherCredential =
  * and values holding one whatever the name: URLs with a password (special characters too) or a
  * token in their user info or query, connection strings with a password, command lines giving
  * one (`mysql -uroot -p…`, `--password=…`), keys of known services, private keys, Authorization
- * headers, opaque high-entropy tokens, long base32 and hex secrets, and one-word passwords
+ * headers, opaque high-entropy tokens (of one letter case too: `NRAK-…`), long base32 and hex secrets, and one-word passwords
  * mixing letters, digits and symbols; and every
  * `TASK_PLANNER_MCP_INPUT_*` (the CLI's MCP inputs). When one of git's `GIT_CONFIG_VALUE_<n>` is
  * removed, or one `GIT_CONFIG_KEY_<n>` names an http extra header (how git is given a credential),
@@ -154,6 +164,7 @@ function holdsSecret(value: string): boolean {
   if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || givesPassword(trimmed) || assignsSecret(trimmed)) return true;
   const inUrl = urlUser.exec(trimmed);
   if ((inUrl !== null && looksGenerated(inUrl[1]!)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed)) return true;
+  if (looksGeneratedOneCase(trimmed)) return true;
   // A key wrapped over lines (`base64 keystore.jks` prints 76 characters a line): each line judged as a token of its own.
   return trimmed.includes('\n') && trimmed.split('\n').some((line) => looksGenerated(line.trim()));
 }
@@ -211,6 +222,18 @@ function looksGenerated(text: string): boolean {
   if (!opaqueToken.test(text) || text.startsWith('/') || text.startsWith('.')) return false;
   if (!/[a-z]/.test(text) || !/[A-Z]/.test(text) || !/[0-9]/.test(text)) return false;
   return entropyBitsPerChar(text) >= 4;
+}
+
+/**
+ * Whether `text` is a generated token of one letter case (`prefixedOneCaseToken`, `oneCaseToken`): its random part mixes letters and digits with
+ * more than 4 bits of entropy per character, which no hex value reaches (16 symbols give at most 4): commit ids, digests,
+ * `INVOCATION_ID` and UUIDs are kept. A token made of hex digits alone, or a UUID (Codecov's upload token is one), cannot
+ * be told from those by its value: only its name or a known format removes it.
+ */
+function looksGeneratedOneCase(text: string): boolean {
+  const random = (prefixedOneCaseToken.exec(text) ?? oneCaseToken.exec(text))?.[1];
+  if (random === undefined || !/[A-Za-z]/.test(random) || !/[0-9]/.test(random)) return false;
+  return entropyBitsPerChar(random) > 4;
 }
 
 function entropyBitsPerChar(text: string): number {

@@ -68,6 +68,7 @@ export const mutationGroups = [
       'src/core/tools/commandDefiningFiles.ts',
       'src/core/tools/programHelpers.ts',
       'src/core/tools/argumentPaths.ts',
+      'src/core/tools/keptFileOutput.ts',
     ],
     spec: [
       'test/unit/core/tools/programHelpers.test.ts',
@@ -85,6 +86,7 @@ export const mutationGroups = [
       'test/unit/core/tools/runCommandTool.attack.test.ts',
       'test/unit/core/tools/furtherArgumentsAttacks.test.ts',
       'test/unit/core/tools/furtherArgumentsAttacks.readOnly.test.ts',
+      'test/unit/core/tools/keptFileOutput.attack.test.ts',
     ],
   },
   {
@@ -113,7 +115,7 @@ export const mutationGroups = [
     threshold: 90,
     mutate: ['src/node/commandEnvironment.ts'],
     spec: ['test/unit/node/commandEnvironment.test.ts', 'test/unit/node/commandEnvironment.attack.test.ts', 'test/unit/node/commandEnvironment.git.test.ts',
-      'test/unit/node/commandEnvironmentValueAttacks.test.ts'],
+      'test/unit/node/commandEnvironmentValueAttacks.test.ts', 'test/unit/node/commandEnvironmentOneCaseKeys.attack.test.ts'],
   },
   {
     name: 'predicate-sandbox',

@@ -135,7 +135,7 @@ const make: ProgramRisks = {
 // Per program (its name as `programName` gives it), and per program and subcommand (`git clone`).
 // A program's options that do different things are given as a list, each with its own words.
 const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>> = {
-  git: {
+  git: [{
     long: [
       'output-directory', 'upload-pack', 'receive-pack', 'ext-diff', 'textconv', 'open-files-in-pager', 'exec-path', 'git-dir', 'work-tree',
       'config-env', 'extcmd', 'tool', 'remote', 'sequence-editor', 'gpg-program', 'strategy', 'upstream', 'no-index', 'unsafe-paths',
@@ -149,6 +149,13 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
     // `--no-index` (git diff, git grep) reads any path given, outside the repository too: ~/.ssh/id_rsa.
     why: 'writes files, changes or reads git\'s configuration, reads files outside the repository, or runs another program',
   },
+  // Other prefixes hide which file a patch's part is for (`--src-prefix=q` prints `qcredentials.json`), so a committed .env's
+  // lines could not be taken out of what reaches the model (`withoutKeptFileLines`).
+  {
+    long: ['src-prefix', 'dst-prefix', 'line-prefix'],
+    short: '',
+    why: 'hides which file each change is in, so the changes of files tools keep from the model (.env) could not be left out',
+  }],
   'git clone': gitRemote,
   'git fetch': gitRemote,
   'git ls-remote': gitRemote,
@@ -190,6 +197,13 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
       why: 'runs another program on each file or for its links, or reads hidden and ignored files (.env) that tools keep from the model',
     },
     { long: ['search-zip', 'follow'], short: 'zL', why: 'runs decompression programs, or follows links out of the workspace' },
+    // Each line names its file, which takes the lines of a kept file (credentials.json) out of its output (`withoutKeptFileLines`),
+    // unless the names are left out or written with other separators.
+    {
+      long: ['no-filename', 'path-separator', 'field-match-separator', 'field-context-separator'],
+      short: 'I',
+      why: 'hides which file each line comes from, so the lines of files tools keep from the model (credentials.json) could not be left out',
+    },
   ],
   // What recurses reads every file of a folder, the ones tools keep from the model too (`grep -r '' .` printed .env to it), and
   // `-R` follows the folder's links out of the workspace.
@@ -199,7 +213,13 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
     why: 'runs another program on each file, or reads every file of a folder, the ones tools keep from the model (.env) too',
   },
   // Untracked files are where a .env or a key usually is: git grep reads only tracked ones unless told.
-  'git grep': { long: ['untracked', 'no-exclude-standard'], short: '', why: 'reads untracked files, where secrets tools keep from the model (.env) usually are' },
+  'git grep': [
+    { long: ['untracked', 'no-exclude-standard'], short: '', why: 'reads untracked files, where secrets tools keep from the model (.env) usually are' },
+    {
+      short: 'h',
+      why: 'hides which file each line comes from, so the lines of files tools keep from the model (a committed .env) could not be left out',
+    },
+  ],
   // sort compresses its temporary files with the program named (`sort -S 1K --compress-program=sh data.txt` ran each line of data.txt).
   sort: { long: ['compress-program'], short: '', why: runsAnother },
   sdiff: { long: ['diff-program'], short: '', why: runsAnother },

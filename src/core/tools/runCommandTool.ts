@@ -21,6 +21,7 @@ import type { Tool } from './tool';
 import { outputPercentReader } from './outputPercent';
 import { helperLookup } from './programHelpers';
 import { withoutPrivateKeys } from '../workspace/credentialFiles';
+import { keptFileOutputStream, withoutKeptFileLines } from './keptFileOutput';
 
 /** Defaults and limits of `run_command`: milliseconds and bytes. */
 export const commandDefaults = { timeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputBytes: 64 * 1024, maxOutputLimit: 1024 * 1024 } as const;
@@ -154,6 +155,8 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     ctx.progress?.(running);
     // The program's own percentage in its output (pytest, a progress bar) is the step's; otherwise it stays unknown.
     const percentIn = outputPercentReader();
+    // What streams to the step (its journal, the screen, a repair plan's prompt) leaves out what the result leaves out.
+    const streamed = keptFileOutputStream(input.argv);
     const ran = await runner
       .run(
         {
@@ -168,7 +171,8 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           ...(ctx.output || ctx.progress
             ? {
                 onOutput: (text: string) => {
-                  ctx.output?.(text);
+                  const shown = streamed.write(text);
+                  if (shown !== '') ctx.output?.(shown);
                   const percent = percentIn(text);
                   if (percent !== undefined) ctx.progress?.(running, percent);
                 },
@@ -183,9 +187,13 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
         if (failure === undefined) throw error;
         throw new StepFailure(`${errorMessage(error)}${failure.diagnosis === undefined ? '' : ` ${failure.diagnosis}`}`, failure.transient, failure.notRetried);
       });
+    const rest = streamed.end();
+    if (rest !== '') ctx.output?.(rest);
     signal.throwIfAborted();
-    // What the command printed goes to the model; a private key in it does not (a key file a search went through, a key pasted into a config).
-    const result = { ...ran, stdout: withoutPrivateKeys(ran.stdout), stderr: withoutPrivateKeys(ran.stderr) };
+    // What the command printed goes to the model; a private key in it does not (a key file a search went through, a key pasted into a config),
+    // nor the lines of a file tools keep from the model that the command named no file for (`git log -p` over a committed .env, `rg '' .`).
+    const forModel = (text: string): string => withoutKeptFileLines(withoutPrivateKeys(text), input.argv);
+    const result = { ...ran, stdout: forModel(ran.stdout), stderr: forModel(ran.stderr) };
     if (!input.allowFailure && (result.timedOut || result.exitCode !== 0)) {
       const how = result.timedOut
         ? `timed out after ${timeoutMs} ms and was killed`
