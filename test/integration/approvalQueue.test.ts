@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import { FakeOpenAiServer, planReply } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -42,15 +43,12 @@ describe('Approvals in the editor: in plan order, one at a time, the rest at onc
   const config = () => vscode.workspace.getConfiguration('taskPlanner');
 
   before(async () => {
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
     await config().update('maxConcurrency', 4, vscode.ConfigurationTarget.Workspace);
   });
 
   after(async () => {
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await config().update('maxConcurrency', undefined, vscode.ConfigurationTarget.Workspace);
     await server.close();
   });

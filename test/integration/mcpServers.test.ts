@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 import { isAlive } from '../support/processWatch';
 
 // This file is bundled into out/integration-XXXXXX/ under the repository.
@@ -80,9 +81,7 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
   const config = () => vscode.workspace.getConfiguration('taskPlanner');
 
   before(async () => {
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
     await config().update(
       'mcp.servers',
       {
@@ -94,8 +93,7 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
 
   after(async () => {
     await config().update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await server.close();
   });
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 
 function folderNamed(name: string): vscode.WorkspaceFolder {
   const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.name === name);
@@ -50,7 +51,6 @@ async function until<T>(probe: () => T | undefined | false): Promise<T> {
 describe('a multi-root workspace (two folders)', function () {
   this.timeout(60_000);
   const server = new FakeOpenAiServer();
-  const config = () => vscode.workspace.getConfiguration('taskPlanner');
   let planner: TaskPlannerApi;
 
   before(async () => {
@@ -61,14 +61,11 @@ describe('a multi-root workspace (two folders)', function () {
     const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
     assert.ok(extension);
     planner = await extension.activate();
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
   });
 
   after(async () => {
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await server.close();
   });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FakeOpenAiServer, planReply } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 import { activatedApi } from './shownRuns';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
@@ -13,18 +14,14 @@ const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 describe('Plan task with image files', function () {
   this.timeout(60_000);
   const server = new FakeOpenAiServer();
-  const config = () => vscode.workspace.getConfiguration('taskPlanner');
   const made: string[] = [];
 
   before(async () => {
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
   });
 
   after(async () => {
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await server.close();
     for (const path of made) rmSync(path, { recursive: true, force: true });
   });

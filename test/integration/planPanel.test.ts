@@ -7,6 +7,7 @@ import type { TaskPlannerApi } from './testBuild/testExtension';
 import type { Plan } from '../../src/core/plan/planSchema';
 import type { HostToWebviewMessage } from '../../src/shared/panelProtocol';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 
 const plan: Plan = {
   id: 'panel-it',
@@ -159,16 +160,13 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
     assert.ok(extension);
     api = await extension.activate();
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
     assert.equal(config().get('review.show'), 'panel', 'the panel is the default review');
   });
 
   after(async () => {
     api.planPanel.close();
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await server.close();
   });
 

@@ -1,25 +1,21 @@
 // Two "Plan task"s at once: the first request, answered after the second, must not take the second one's review without
 // a word (a newcomer's trial: the plan they asked for last was replaced by the first one's, and nothing said so).
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import { FakeOpenAiServer, planReply } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 import { activatedApi, until } from './shownRuns';
 
 describe('Plan task, twice at once', function () {
   this.timeout(60_000);
   const server = new FakeOpenAiServer();
-  const config = () => vscode.workspace.getConfiguration('taskPlanner');
   const step = (title: string) => ({ id: 'S1', title, kind: 'agent', dependsOn: [], input: title });
 
   before(async () => {
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
   });
 
   after(async () => {
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await server.close();
   });
 

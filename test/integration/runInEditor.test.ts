@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import { FakeOpenAiServer, planReply } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -32,17 +33,13 @@ function skipBecause(context: Mocha.Context, reason: string): never {
 describe('Plan task and the run in the editor (fake OpenAI server)', function () {
   this.timeout(60_000);
   const server = new FakeOpenAiServer();
-  const config = () => vscode.workspace.getConfiguration('taskPlanner');
 
   before(async () => {
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
   });
 
   after(async () => {
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await server.close();
   });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import { FakeOpenAiServer, type FakeRequest } from '../fakes/fakeOpenAiServer';
+import { forgetFakeModel, useFakeModel } from './fakeModelSettings';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -27,9 +28,7 @@ describe('Skills and instructions in the editor (fake OpenAI server)', function 
   const mine = mkdtempSync(join(tmpdir(), 'task-planner-my-skills-'));
 
   before(async () => {
-    await server.start();
-    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await useFakeModel(server);
     mkdirSync(join(root, '.github', 'skills', 'house-style'), { recursive: true });
     writeFileSync(join(root, '.github', 'skills', 'house-style', 'SKILL.md'), '---\nname: house-style\ndescription: The house style of this project.\n---\nHOUSE-STYLE-BODY\n');
     writeFileSync(join(root, 'AGENTS.md'), 'ROOT-AGENTS-BODY\n');
@@ -39,8 +38,7 @@ describe('Skills and instructions in the editor (fake OpenAI server)', function 
   });
 
   after(async () => {
-    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await forgetFakeModel();
     await config().update('skills.folders', undefined, vscode.ConfigurationTarget.Global);
     rmSync(join(root, '.github', 'skills'), { recursive: true, force: true });
     rmSync(join(root, 'AGENTS.md'), { force: true });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import '../../fakes/vscodeL10n';
 import { McpStartProgress } from '../../../src/vscode/mcpStartProgress';
+import { deferred } from '../../support/deferred';
 
 /** A progress door that records each notification: what it reported, and whether it closed. */
 function recordingShow() {
@@ -15,18 +16,11 @@ function recordingShow() {
 
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function deferred() {
-  let resolve: () => void = () => undefined;
-  let reject: (error: Error) => void = () => undefined;
-  const promise = new Promise<void>((yes, no) => ((resolve = yes), (reject = no)));
-  return { promise, resolve, reject };
-}
-
 describe('McpStartProgress (one notification while servers connect)', () => {
   it('shows one notification naming every server still connecting, and closes it when the last one ran or failed', async () => {
     const { shown, show } = recordingShow();
     const progress = new McpStartProgress(show);
-    const [first, second] = [deferred(), deferred()];
+    const [first, second] = [deferred<void>(), deferred<void>()];
     progress.add('github', first.promise);
     progress.add('files', second.promise);
     assert.equal(shown.length, 1);
@@ -43,7 +37,7 @@ describe('McpStartProgress (one notification while servers connect)', () => {
   it('a server connecting after the notification closed opens a new one', async () => {
     const { shown, show } = recordingShow();
     const progress = new McpStartProgress(show);
-    const first = deferred();
+    const first = deferred<void>();
     progress.add('github', first.promise);
     first.resolve();
     await settled();

@@ -7,18 +7,12 @@ import type { Tool } from '../../../src/core/tools/tool';
 import { PanelSession } from '../../../src/core/view/panelSession';
 import { planPanelActions, type PanelActionDeps } from '../../../src/vscode/planPanelActions';
 import type { PlanPanel } from '../../../src/vscode/planPanel';
+import { deferred } from '../../support/deferred';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
 const tools = [readFileTool] as Tool[];
 const first = makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { path: 'a.txt' }, agent: undefined, input: undefined })]);
 const other = makePlan([makeStep('X', { kind: 'tool', tool: 'read_file', args: { path: 'x.txt' }, agent: undefined, input: undefined })], { id: 'plan-other' });
-
-/** A promise and the function that settles it, for a Regenerate that answers when the test says. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((settle) => (resolve = settle));
-  return { promise, resolve };
-}
 
 /** The plan panel as its actions see it (session, notices, refresh), over a real `PanelSession`; and what reached the Plan tree. */
 function harness() {

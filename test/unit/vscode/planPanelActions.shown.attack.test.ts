@@ -10,6 +10,7 @@ import type { PlanPanel } from '../../../src/vscode/planPanel';
 import type * as PlanPanelActions from '../../../src/vscode/planPanelActions';
 import type { PanelActionDeps } from '../../../src/vscode/planPanelActions';
 import { requireWithVscode } from '../../fakes/requireWithVscode';
+import { deferred } from '../../support/deferred';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
 // Every action names what the webview showed when the user acted (the plan version under review, the run); the
@@ -32,13 +33,6 @@ const other = makePlan([readStep('X', 'x.txt')], { id: 'plan-other' });
 const shownOf = (plan: Plan): ShownPlan => ({ id: plan.id, version: plan.version });
 const running = (runId: string, plan: Plan): RunState => ({ ...initialRunState(runId), plan });
 const ended = (runId: string, plan: Plan): RunState => ({ ...initialRunState(runId), plan, status: 'completed' });
-
-/** A promise and the function that settles it. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((settle) => (resolve = settle));
-  return { promise, resolve };
-}
 
 /**
  * The panel as its actions see it over a real `PanelSession` reviewing `first`, with what reached the runner: runs
