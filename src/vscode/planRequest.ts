@@ -77,7 +77,9 @@ export async function planRequest(
               ...(options.planNow ? { stop: options.planNow } : {}),
               progress: (line: string) => {
                 deps.log.info(`Planning: ${line}`);
-                options.report(line);
+                // What Cancel does now, where it is pressed: it plans with what was read (a newcomer expected it to stop).
+                const planNow = options.planNow && !options.planNow.aborted;
+                options.report(planNow ? vscode.l10n.t('{0} (Cancel: plan with what was read)', line) : line);
               },
               ask: options.ask ?? askPlanningQuestion,
               // The plan is being written now: Cancel cancels, it no longer means "plan now" (a newcomer needed two), and the
