@@ -9,7 +9,9 @@ import type { RunUndo } from './runUndo';
 import { markManualStep } from './manualStepPrompts';
 import { showInformation } from './notifications';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
-import type { PanelActionHandlers, PlanPanel } from './planPanel';
+import type { PanelActionHandlers, PanelActionType, PlanPanel } from './planPanel';
+import type { PanelSession } from '../core/view/panelSession';
+import type { WebviewMessage } from '../shared/panelProtocol';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { ExecutionEvent } from './executionEvent';
 import { errorMessage } from '../shared/errorMessage';
@@ -89,14 +91,13 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       },
     );
   };
-  return {
-    // Each review action names the plan version it was made on, each run action the run: one about what the panel no
-    // longer shows (a message sent before a switch, an older page's) is refused, saying so, and acts on nothing else.
+  // Each review action names the plan version it was made on, each run action the run: one about what the panel no
+  // longer shows (a message sent before a switch, an older page's) is refused before it acts (`refusingMoved`).
+  return refusingMoved({
     // A form's edit is answered: the form closes only once it was taken (a newer version alone may be another's change).
-    edit: ({ plan: shown, edit, request }, panel) => {
+    edit: ({ edit, request }, panel) => {
       const answer = (taken: boolean): void => (request === undefined ? undefined : panel.answerEdit(request, taken));
-      const moved = panel.session.reviewMoved(shown);
-      const result = moved === undefined ? panel.session.applyEdit(edit) : { ok: false as const, error: moved };
+      const result = panel.session.applyEdit(edit);
       if (!result.ok) {
         panel.notify('error', result.error);
         return answer(false);
@@ -105,13 +106,11 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       panel.refresh();
       answer(true);
     },
-    regenerate: async ({ plan: shown, feedback }, panel) => {
+    regenerate: async ({ feedback }, panel) => {
       const { session } = panel;
       const plan = session.currentPlan();
       // A second Regenerate (a stale page, a forged message) would ask the planner again and race the first.
       if (session.isRegenerating()) return panel.notify('error', vscode.l10n.t('Regenerate is already under way: wait for its plan, then ask again.'));
-      const moved = session.reviewMoved(shown);
-      if (moved !== undefined) return panel.notify('error', moved);
       session.setRegenerateBlocked(deps.regenerateBlockedReason());
       const blocked = session.regenerateBlockedReason();
       if (!plan || blocked !== undefined) {
@@ -141,9 +140,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       }
       panel.refresh();
     },
-    restoreVersion: ({ plan: shown, version }, panel) => {
-      const moved = panel.session.reviewMoved(shown);
-      if (moved !== undefined) return panel.notify('error', moved);
+    restoreVersion: ({ version }, panel) => {
       const result = panel.session.restoreVersion(version);
       if (!result.ok) return panel.notify('error', result.error);
       tree.setPlan(result.plan);
@@ -189,16 +186,12 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       });
     },
     // Cancel of the review closes the panel; never when it shows a run or another plan since (its own Cancel run stops that).
-    cancelReview: ({ plan: shown }, panel) => {
-      const moved = panel.session.reviewMoved(shown, 'review');
-      if (moved !== undefined) return panel.notify('error', vscode.l10n.t('Cancel was for the plan you reviewed. {0}', moved));
+    cancelReview: (_message, panel) => {
       deps.decideReview(undefined);
       panel.dispose();
     },
     // The run the panel follows, in whichever folder it goes on: never the current folder's run, nor a run shown since.
     cancelRun: ({ runId }, panel) => {
-      const moved = panel.session.runMoved(runId);
-      if (moved !== undefined) return panel.notify('error', moved);
       // The run shown, by its id: whichever folder it goes on in this window.
       if (runs.cancel(runId)) return;
       panel.notify(
@@ -209,9 +202,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       );
     },
     // The panel's run's request of the step: never another folder's run waiting on a step of the same id.
-    openApproval: async ({ runId: shownRun, stepId }, panel) => {
-      const moved = panel.session.runMoved(shownRun);
-      if (moved !== undefined) return panel.notify('error', moved);
+    openApproval: async ({ stepId }, panel) => {
       const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
       if (prompt) return pending.reopen(prompt);
       await showInformation(
@@ -221,9 +212,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         ),
       );
     },
-    markManualStep: async ({ runId: shownRun, stepId, done }, panel) => {
-      const moved = panel.session.runMoved(shownRun);
-      if (moved !== undefined) return panel.notify('error', moved);
+    markManualStep: async ({ stepId, done }, panel) => {
       const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
       if (!prompt) return void showInformation(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', stepId));
       if (await markManualStep(pending, prompt.key, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
@@ -246,10 +235,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     exportMarkdown: async () => {
       await vscode.commands.executeCommand('taskPlanner.exportPlanMarkdown');
     },
-    undoRun: async ({ runId: shownRun }, panel) => {
-      const moved = panel.session.runMoved(shownRun);
-      if (moved !== undefined) return panel.notify('error', moved);
-      const runId = shownRun;
+    undoRun: async ({ runId }, panel) => {
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       await undoOnce(runId, panel, async () => {
         // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
@@ -265,15 +251,11 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     },
     // The Runs view's command on the panel's run (a newcomer, told "resume it to go on" after a reload, found no button).
     resumeRun: async ({ runId }, panel) => {
-      const moved = panel.session.runMoved(runId);
-      if (moved !== undefined) return panel.notify('error', moved);
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a run that stopped can be resumed.'));
       goOnOnce(runId, panel, 'taskPlanner.resumeRun', runId, false);
     },
     // The Plan tree's command, aimed at the panel's run: it says what it restored and what it left alone.
     undoFromHere: async ({ runId, stepId }, panel) => {
-      const moved = panel.session.runMoved(runId);
-      if (moved !== undefined) return panel.notify('error', moved);
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       const key: PromptKey = { runId, stepId, requestId: undefined };
       await undoOnce(runId, panel, async () => void (await vscode.commands.executeCommand('taskPlanner.undoFromHere', key)));
@@ -282,13 +264,38 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     // depend on this one. Not awaited: the command settles when that run ends, and the panel must go on taking messages
     // (its approvals) meanwhile.
     runFromHere: ({ runId, stepId }, panel) => {
-      const moved = panel.session.runMoved(runId);
-      if (moved !== undefined) return panel.notify('error', moved);
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Wait for the run to end, or cancel it, before running steps again.'));
       const key: PromptKey = { runId, stepId, requestId: undefined };
       goOnOnce(runId, panel, 'taskPlanner.runFromHere', key, true);
     },
-  };
+  });
+}
+
+/**
+ * Why `message`, made on what the webview showed (a plan's version, a run), must not act now: the panel shows something
+ * else since (`PanelSession.reviewMoved`, `runMoved`); `undefined` for one that may act, or that names nothing shown.
+ */
+function movedSince(message: WebviewMessage<PanelActionType>, session: PanelSession): string | undefined {
+  if ('runId' in message) return session.runMoved(message.runId);
+  if (!('plan' in message)) return undefined;
+  if (message.type !== 'cancelReview') return session.reviewMoved(message.plan);
+  // Cancel ends the review whichever version of the plan it shows.
+  const moved = session.reviewMoved(message.plan, 'review');
+  return moved === undefined ? undefined : vscode.l10n.t('Cancel was for the plan you reviewed. {0}', moved);
+}
+
+/** `handlers`, each refusing, saying why, a message about what the panel no longer shows (`movedSince`) before it acts. */
+function refusingMoved(handlers: PanelActionHandlers): PanelActionHandlers {
+  const guard =
+    (handler: (message: WebviewMessage<PanelActionType>, panel: PlanPanel) => void | Promise<void>) =>
+    (message: WebviewMessage<PanelActionType>, panel: PlanPanel): void | Promise<void> => {
+      const moved = movedSince(message, panel.session);
+      if (moved === undefined) return handler(message, panel);
+      // The form that sent an edit waits for its answer: refused, it keeps what was typed.
+      if (message.type === 'edit' && message.request !== undefined) panel.answerEdit(message.request, false);
+      panel.notify('error', moved);
+    };
+  return Object.fromEntries(Object.entries(handlers).map(([type, handler]) => [type, guard(handler as Parameters<typeof guard>[0])])) as PanelActionHandlers;
 }
 
 /** A Regenerate that ended after the panel moved on: its plan (`made`) is not shown, and an open panel says so. */
