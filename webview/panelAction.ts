@@ -9,14 +9,6 @@ export interface EditResult {
   taken: boolean;
 }
 
-let lastEditRequest = 0;
-
-/** A number for the next edit a form sends, unique in this page: the host's `editResult` names it. */
-export function nextEditRequest(): number {
-  lastEditRequest += 1;
-  return lastEditRequest;
-}
-
 /** Name of the event the review fires (bubbling to the app) with what was typed and not sent: the app keeps it in the saved state. */
 export const reviewDraftEvent = 'review-draft';
 

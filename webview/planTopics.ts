@@ -3,7 +3,8 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { contextTagsSchema } from '../src/shared/stepEditSchema';
 import { tieToError } from './fieldDescription';
-import { editResultEvent, emitAction, nextEditRequest, type EditResult } from './panelAction';
+import { EditRequest } from './editRequest';
+import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { namesOf } from './stepFormModel';
 import type { ShownPlan } from '../src/shared/panelProtocol';
@@ -92,24 +93,8 @@ export class PlanTopicsElement extends LitElement {
     return this.renderRoot.querySelector<TextField>('vscode-textfield[name="topics"]');
   }
 
-  /** The edit request sent, until the host answers: the form closes when it was taken, and keeps what was typed when not. */
-  private sent: number | undefined;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    window.addEventListener(editResultEvent, this.onEditResult as EventListener);
-  }
-
-  override disconnectedCallback(): void {
-    window.removeEventListener(editResultEvent, this.onEditResult as EventListener);
-    super.disconnectedCallback();
-  }
-
-  private readonly onEditResult = (event: CustomEvent<EditResult>): void => {
-    if (event.detail.request !== this.sent) return;
-    this.sent = undefined;
-    if (event.detail.taken) this.close();
-  };
+  /** The edit sent, until the host answers: the form closes when it was taken, and keeps what was typed when not. */
+  private readonly request = new EditRequest(this, () => this.close());
 
   private open(): void {
     this.error = undefined;
@@ -117,7 +102,7 @@ export class PlanTopicsElement extends LitElement {
   }
 
   private close(): void {
-    this.sent = undefined;
+    this.request.forget();
     this.editing = false;
     this.error = undefined;
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('button[data-action="edit-topics"]')?.focus());
@@ -137,15 +122,14 @@ export class PlanTopicsElement extends LitElement {
   private save(event?: Event): void {
     event?.preventDefault();
     // Save's click and a submit can come together: one edit at a time, until the host answers it
-    if (!this.editing || !this.plan || this.locked !== undefined || this.sent !== undefined) return;
+    if (!this.editing || !this.plan || this.locked !== undefined || this.request.sentOn !== undefined) return;
     // each once before counting: a repeated topic is not one more against the limit
     const parsed = contextTagsSchema.safeParse([...new Set(namesOf(this.field()?.value))]);
     if (!parsed.success) {
       this.error = parsed.error.issues[0]?.message ?? 'These topics cannot be saved.';
       return;
     }
-    this.sent = nextEditRequest();
-    emitAction(this, { type: 'edit', plan: this.plan, edit: { type: 'setContextTags', tags: parsed.data }, request: this.sent });
+    emitAction(this, { type: 'edit', plan: this.plan, edit: { type: 'setContextTags', tags: parsed.data }, request: this.request.send(this.plan.version) });
   }
 }
 

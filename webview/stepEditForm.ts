@@ -7,7 +7,8 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { StepView } from '../src/shared/panelViewModel';
 import { tieToError } from './fieldDescription';
-import { editResultEvent, emitAction, formValuesEvent, nextEditRequest, type EditResult } from './panelAction';
+import { EditRequest } from './editRequest';
+import { emitAction, formValuesEvent } from './panelAction';
 import { panelStyles } from './panelStyles';
 import {
   errorSummary,
@@ -82,25 +83,13 @@ export class StepEditForm extends LitElement {
   values: FormValues = {};
   errors: Record<string, string> = {};
   private announcement = '';
-  /** The edit sent and the plan version it was sent on, until the host answers (a refusal leaves the form open, nothing lost). */
-  private sent: { request: number; planVersion: number } | undefined;
+  /** The edit sent, until the host answers: the form closes when it was taken (a refusal leaves it open, nothing lost). */
+  private readonly request = new EditRequest(this, () => this.close());
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.values = this.draftValues ?? initialValues(this.step, this.tools, { templates: this.templates, stepIds: this.stepIds });
-    window.addEventListener(editResultEvent, this.onEditResult as EventListener);
   }
-
-  override disconnectedCallback(): void {
-    window.removeEventListener(editResultEvent, this.onEditResult as EventListener);
-    super.disconnectedCallback();
-  }
-
-  private readonly onEditResult = (event: CustomEvent<EditResult>): void => {
-    if (event.detail.request !== this.sent?.request) return;
-    this.sent = undefined;
-    if (event.detail.taken) this.close();
-  };
 
   override firstUpdated(): void {
     const first = formFields(this.values.kind, !this.step)[0];
@@ -158,7 +147,7 @@ export class StepEditForm extends LitElement {
     // While Regenerate runs the host refuses the edit: what was typed stays here, to be saved once its plan shows.
     if (this.locked !== undefined) return;
     // A second Save before the answer (a double click) would be refused as made on a version gone: one edit at a time.
-    if (this.sent !== undefined && this.sent.planVersion === this.planVersion) return;
+    if (this.request.sentOn !== undefined && this.request.sentOn === this.planVersion) return;
     const result = formToEdit(this.values, this.step, {
       ...(this.insertAt === undefined ? {} : { insertAt: this.insertAt }),
       ...(this.skills === undefined ? {} : { skills: this.skills }),
@@ -167,9 +156,7 @@ export class StepEditForm extends LitElement {
       this.errors = {};
       // Closed once the host says it took the edit; a refusal (its notice says why) keeps what was typed.
       const version = this.planVersion ?? 0;
-      const request = nextEditRequest();
-      this.sent = { request, planVersion: version };
-      emitAction(this, { type: 'edit', plan: { id: this.planId, version }, edit: result.edit, request });
+      emitAction(this, { type: 'edit', plan: { id: this.planId, version }, edit: result.edit, request: this.request.send(version) });
       return;
     }
     const shown = formFields(this.values.kind, !this.step);
