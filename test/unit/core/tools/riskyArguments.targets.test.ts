@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { programRisks } from '../../../../src/core/tools/programRisks';
 import { riskyArgument } from '../../../../src/core/tools/riskyArguments';
 
 const name = (word: string): string => word;
@@ -95,7 +96,9 @@ describe('riskyArgument: a build tool\'s further targets', () => {
   });
 
   it('property: after a rule naming a target, any further word that is no option or value asks, wherever it stands', () => {
-    const word = fc.stringMatching(/^[a-z:][a-z0-9:_.-]{0,8}$/);
+    // A target named as a program with risks of its own (`make cc`) takes that program's too, erring towards asking
+    // (`make cc -B x` asks about gcc's `-B`, asserted below): the property is about targets, so those names are left out.
+    const word = fc.stringMatching(/^[a-z:][a-z0-9:_.-]{0,8}$/).filter((named) => programRisks.byProgram[named] === undefined);
     const option = fc.constantFrom('-k', '-s', '--keep-going', '-j4', '--silent', '-B');
     fc.assert(
       fc.property(fc.constantFrom('make', 'gmake', 'ninja', 'rake', 'just'), word, fc.array(option, { maxLength: 3 }), word, fc.array(option, { maxLength: 3 }),
@@ -104,5 +107,7 @@ describe('riskyArgument: a build tool\'s further targets', () => {
           assert.deepEqual(found, { argument: another, why: 'names another target, goal or task to run besides the one the rule allows' });
         }),
     );
+    // Found by a clean-clone run (seed 2081412967): a target named `cc` made gcc's `-B` ask first.
+    assert.equal(riskyArgument(['make', 'cc'], ['-B', ':'], name)?.argument, '-B');
   });
 });
