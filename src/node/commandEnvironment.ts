@@ -118,17 +118,24 @@ export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 const gitConfigEntry = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/i;
 
 // What every git run is told, above any repository's configuration: a folder is a repository only through a `.git` (or
-// `--git-dir`), so files a step wrote (`HEAD`, `config`, `objects/`, `refs/`) make none; and no file system monitor, the
-// program a repository's `core.fsmonitor` names and `git status` would run.
+// `--git-dir`), so files a step wrote (`HEAD`, `config`, `objects/`, `refs/`) make none; no file system monitor, the
+// program a repository's `core.fsmonitor` names and `git status` would run; and a patch names its files as `a/.env b/.env`,
+// which is how the lines of a file tools keep from the model are found in it (`withoutKeptFileLines`): a repository's
+// `diff.srcPrefix=q` made them `q.env`.
 const gitSettings: readonly (readonly [key: string, value: string])[] = [
   ['safe.bareRepository', 'explicit'],
   ['core.fsmonitor', 'false'],
+  ['diff.noprefix', 'false'],
+  ['diff.mnemonicPrefix', 'false'],
+  ['diff.srcPrefix', 'a/'],
+  ['diff.dstPrefix', 'b/'],
 ];
 
 /**
  * `env` for a command whose program is `program`: for git (by `programName`: `git`,
  * `/usr/bin/git`, `git.exe`) a copy whose `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_<n>`/
- * `GIT_CONFIG_VALUE_<n>` also set `safe.bareRepository=explicit` and `core.fsmonitor=false`.
+ * `GIT_CONFIG_VALUE_<n>` also set `safe.bareRepository=explicit`, `core.fsmonitor=false` and git's own names in a patch
+ * (`diff.noprefix=false`, `diff.mnemonicPrefix=false`, `diff.srcPrefix=a/`, `diff.dstPrefix=b/`).
  * Git reads these after every configuration file (system, global, the repository's own), so a
  * repository in the workspace cannot undo them. The user's own entries are kept, ours come after
  * them; a `GIT_CONFIG_COUNT` that is no number is left as it is (git then refuses to run).

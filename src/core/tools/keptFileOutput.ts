@@ -166,13 +166,20 @@ function printsHeadings(argv: readonly string[]): boolean {
   return name === 'git' && argv[1] === 'grep' && argv.some((word) => word.length >= 5 && '--heading'.startsWith(word));
 }
 
-/** Whether a patch header's names (`a/.env b/.env`, `-u ./.env other/.env`, quoted when git quotes them) name a kept file. */
+/**
+ * Whether a patch header's names (`a/.env b/.env`, `-u ./.env other/.env`, quoted when git quotes them) name a kept file, or
+ * an object by its id, as git names two stored files compared by their ids (`git diff 3f2a9c1 8e1b2d4`: `a/3f2a9c1 b/8e1b2d4`),
+ * which says nothing of which files they are.
+ */
 function namesKeptFile(names: string): boolean {
   return names.split(' ').some((word) => {
     const name = word.replace(/"/g, '');
-    return !name.startsWith('-') && isKeptName(name);
+    return !name.startsWith('-') && (isKeptName(name) || objectIdName.test(name));
   });
 }
+
+// A name that is an object's id, whole or abbreviated, after git's `a/`, `b/` (or no prefix).
+const objectIdName = /^(?:[ab]\/)?[0-9a-f]{4,64}$/i;
 
 /**
  * Whether `name`, as a program prints a file's name (`./.env`, `a/.env`, `/dev/null`), names a file tools keep from the model.

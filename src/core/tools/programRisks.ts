@@ -103,6 +103,11 @@ const gitCommitting: ProgramRisks = { short: 'eS', why: gitRuns };
 
 const runsAnother = 'runs another program';
 
+// An object's id as git takes it, whole or abbreviated (`3f2a9c1`), maybe peeled (`3f2a9c1^{}`): a blob's as well as a commit's.
+const objectId = /^[0-9a-f]{4,64}(?:\^\{[a-z]*\})?$/i;
+const printsStored =
+  'may print a file git stores without naming it, so the lines of files tools keep from the model (a committed .env) could not be left out';
+
 // C compilers: a plugin or another program to run, more arguments from a file, where the output goes.
 const compilers: ProgramRisks = {
   long: ['fplugin*', 'wrapper', 'specs', 'b', 'print-prog-name'],
@@ -179,6 +184,17 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
   'git branch': { long: ['delete', 'move', 'copy', 'force', 'set-upstream-to', 'unset-upstream', 'edit-description'], short: 'cCdDfmMtu', why: 'changes the repository' },
   // Each without a message opens an editor; the others change the repository's notes.
   'git notes': { short: '', values: /^(?:add|append|edit|copy|merge|remove|prune)$/, why: 'runs an editor or changes the repository' },
+  // What git prints of a file it stores, named by the object's id, says no file's name (`git show <blob id>`, `git cat-file -p`, a
+  // `--batch`), nor does what compares two patches (`git range-diff`), and an archive or an export holds every file (`git archive`,
+  // `git fast-export`), so the lines of a file tools keep from the model (a committed .env) could not be left out of what it prints
+  // (`withoutKeptFileLines`); `git unpack-file` writes one into the workspace. An id alone does not say whether it is a commit's, so
+  // `git show <commit id>` asks too (`git show HEAD`, `main` or `v1.0` do not).
+  'git show': { short: '', values: objectId, why: printsStored },
+  'git cat-file': { long: ['batch', 'batch-command', 'filters'], short: 'p', values: /^blob$/, why: printsStored },
+  'git range-diff': { short: '', values: /(?:)/, why: printsStored },
+  'git archive': { short: '', values: /(?:)/, why: printsStored },
+  'git fast-export': { short: '', values: /(?:)/, why: printsStored },
+  'git unpack-file': { short: '', values: /(?:)/, why: 'writes a file git stores into the workspace' },
   npm: packageManagers,
   yarn: packageManagers,
   pnpm: packageManagers,

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { withoutKeptFileLines } from '../../../src/core/tools/keptFileOutput';
 import { withoutSecrets, withSafeGitConfig } from '../../../src/node/commandEnvironment';
 
 describe('withSafeGitConfig with the installed git (attack: a repository in the workspace names a program for git status)', function () {
@@ -49,6 +50,35 @@ describe('withSafeGitConfig with the installed git (attack: a repository in the 
     assert.equal(gitRanMonitor(path.join(root, 'repo'), marker).ran, false, "git ran the repository's fsmonitor");
     const name = spawnSync('git', ['config', 'user.name'], { cwd: path.join(root, 'repo'), env: withSafeGitConfig('git', { ...process.env }), encoding: 'utf8' });
     assert.equal(name.stdout.trim(), 'Someone');
+  });
+
+  it("attack: a repository's own diff prefixes (diff.srcPrefix=q, noprefix, mnemonicPrefix) do not hide a committed .env's lines", () => {
+    const repo = path.join(root, 'repo');
+    const git = (args: string[]) => spawnSync('git', args, { cwd: repo, env: withSafeGitConfig('git', { ...withoutSecrets(process.env), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: path.join(root, 'none') }), encoding: 'utf8' });
+    assert.equal(spawnSync('git', ['init', '-q', 'repo'], { cwd: root }).status, 0);
+    write('repo/.env', 'API_TOKEN=s3cr3t-old\n');
+    assert.equal(git(['add', '.env']).status, 0);
+    assert.equal(git(['-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-qm', 'init']).status, 0);
+    write('repo/.env', 'API_TOKEN=s3cr3t-new\n');
+    assert.equal(git(['-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-qam', 'rotate']).status, 0);
+    for (const config of [
+      '[diff]\n\tsrcPrefix = q\n\tdstPrefix = r\n',
+      '[diff]\n\tnoprefix = true\n',
+      '[diff]\n\tmnemonicPrefix = true\n',
+    ]) {
+      fs.writeFileSync(path.join(repo, '.git/config'), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n${config}`);
+      for (const argv of [['log', '-p'], ['show', 'HEAD'], ['diff', 'HEAD~1', 'HEAD']]) {
+        const printed = git(argv);
+        assert.equal(printed.status, 0, printed.stderr);
+        assert.match(printed.stdout, /^diff --git a\/\.env b\/\.env$/m, `${config} git ${argv.join(' ')}`);
+        assert.doesNotMatch(withoutKeptFileLines(printed.stdout, ['git', ...argv]), /s3cr3t/, `${config} git ${argv.join(' ')}`);
+      }
+    }
+    // Two stored files compared by their ids: their part goes too.
+    const [old, now] = ['HEAD~1:.env', 'HEAD:.env'].map((name) => git(['rev-parse', name]).stdout.trim());
+    const byId = git(['diff', old!.slice(0, 7), now!]);
+    assert.match(byId.stdout, /s3cr3t-new/, 'git printed the stored file');
+    assert.doesNotMatch(withoutKeptFileLines(byId.stdout, ['git', 'diff', old!.slice(0, 7), now!]), /s3cr3t/);
   });
 
   it("the user's own environment configuration still applies", () => {

@@ -378,6 +378,14 @@ const safeEntries = {
   GIT_CONFIG_VALUE_0: 'explicit',
   GIT_CONFIG_KEY_1: 'core.fsmonitor',
   GIT_CONFIG_VALUE_1: 'false',
+  GIT_CONFIG_KEY_2: 'diff.noprefix',
+  GIT_CONFIG_VALUE_2: 'false',
+  GIT_CONFIG_KEY_3: 'diff.mnemonicPrefix',
+  GIT_CONFIG_VALUE_3: 'false',
+  GIT_CONFIG_KEY_4: 'diff.srcPrefix',
+  GIT_CONFIG_VALUE_4: 'a/',
+  GIT_CONFIG_KEY_5: 'diff.dstPrefix',
+  GIT_CONFIG_VALUE_5: 'b/',
 };
 
 describe('withoutSecrets: git configuration through the environment', () => {
@@ -430,9 +438,9 @@ describe('withoutSecrets: git configuration through the environment', () => {
 });
 
 describe('withSafeGitConfig', () => {
-  it("tells git, through its environment configuration, to take no folder for a repository by itself and to run no file system monitor", () => {
+  it("tells git, through its environment configuration, to take no folder for a repository by itself, to run no file system monitor and to name a patch's files a/ and b/", () => {
     for (const program of ['git', '/usr/bin/git', 'C:\\Program Files\\Git\\cmd\\git.exe', 'GIT']) {
-      assert.deepEqual(withSafeGitConfig(program, { PATH: '/bin' }), { PATH: '/bin', GIT_CONFIG_COUNT: '2', ...safeEntries }, program);
+      assert.deepEqual(withSafeGitConfig(program, { PATH: '/bin' }), { PATH: '/bin', GIT_CONFIG_COUNT: '6', ...safeEntries }, program);
     }
   });
 
@@ -440,13 +448,21 @@ describe('withSafeGitConfig', () => {
     const user = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: 'true' };
     assert.deepEqual(withSafeGitConfig('git', user), {
       ...user,
-      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_COUNT: '7',
       GIT_CONFIG_KEY_1: 'safe.bareRepository',
       GIT_CONFIG_VALUE_1: 'explicit',
       GIT_CONFIG_KEY_2: 'core.fsmonitor',
       GIT_CONFIG_VALUE_2: 'false',
+      GIT_CONFIG_KEY_3: 'diff.noprefix',
+      GIT_CONFIG_VALUE_3: 'false',
+      GIT_CONFIG_KEY_4: 'diff.mnemonicPrefix',
+      GIT_CONFIG_VALUE_4: 'false',
+      GIT_CONFIG_KEY_5: 'diff.srcPrefix',
+      GIT_CONFIG_VALUE_5: 'a/',
+      GIT_CONFIG_KEY_6: 'diff.dstPrefix',
+      GIT_CONFIG_VALUE_6: 'b/',
     });
-    assert.equal(withSafeGitConfig('git', { GIT_CONFIG_COUNT: '' }).GIT_CONFIG_COUNT, '2', 'an empty count is none, as git reads it');
+    assert.equal(withSafeGitConfig('git', { GIT_CONFIG_COUNT: '' }).GIT_CONFIG_COUNT, '6', 'an empty count is none, as git reads it');
     assert.equal(withSafeGitConfig('git', { GIT_CONFIG_COUNT: ' 02 ' }).GIT_CONFIG_KEY_2, 'safe.bareRepository');
   });
 

@@ -201,6 +201,63 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
     assert.equal(stream.end(), '50%');
   });
 
+  it('attack: git diff of two stored files named by their ids (a committed .env, old and new) names no file; its part goes', () => {
+    // As git 2.x prints `git diff a829551 cdf6fac` and the same with the ids whole; the README's part after it stays.
+    const diffs = [
+      'diff --git a/a829551 b/cdf6fac',
+      'index a829551..cdf6fac 100644',
+      '--- a/a829551',
+      '+++ b/cdf6fac',
+      '@@ -1 +1 @@',
+      '-API_TOKEN=s3cr3t',
+      '+API_TOKEN=s3cr3t2',
+      'diff --git a/a829551e476fdd72e53a9aa7e2fe000426aa024c b/cdf6fac40c476ef2c92ddd2582590f4f18e36a5f',
+      '-API_TOKEN=s3cr3t',
+      'diff --git A829551 CDF6FAC',
+      '+API_TOKEN=s3cr3t2',
+      'diff --git a/README.md b/README.md',
+      '+world',
+    ].join('\n');
+    const shown = withoutKeptFileLines(diffs, ['git', 'diff', 'a829551', 'cdf6fac']);
+    assert.equal(leaksSecret(shown), false, shown);
+    assert.match(shown, /diff --git a\/README\.md b\/README\.md\n\+world$/);
+    // A file of the workspace whose name is no id keeps its lines, one in a folder named like an id too.
+    const plain = 'diff --git a/cafe.txt b/cafe.txt\n+x\ndiff --git a/abcd/notes b/abcd/notes\n+y\ndiff --git a/abc b/abc\n+z';
+    assert.equal(withoutKeptFileLines(plain), plain);
+  });
+
+  it('asks: what prints a stored file by its id or every file at once (git show <id>, git cat-file -p, --batch, git archive, fast-export, range-diff)', () => {
+    const why = (rule: string[], further: string[]): string | undefined =>
+      argumentLeftToAsk([[...rule, '...']], { argv: [...rule, ...further], cwd: '', shell: false });
+    const asks: [string[], string[]][] = [
+      [['git', 'show'], ['a829551']],
+      [['git', 'show'], ['A829551E476FDD72E53A9AA7E2FE000426AA024C']],
+      [['git', 'show'], ['--stat', 'a829']],
+      [['git', 'show'], ['a829551^{}']],
+      [['git', 'cat-file'], ['-p', 'a829551']],
+      [['git', 'cat-file'], ['blob', 'a829551']],
+      [['git', 'cat-file'], ['--batch']],
+      [['git', 'cat-file'], ['--batch=%(objectname)']],
+      [['git', 'cat-file'], ['--batch-command']],
+      [['git', 'cat-file'], ['--filters', '--path=.env', 'a829551']],
+      [['git', 'archive'], ['HEAD']],
+      [['git', 'archive'], ['--format=tar', 'HEAD']],
+      [['git', 'fast-export'], ['--all']],
+      [['git', 'range-diff'], ['main~2..main', 'topic~2..topic']],
+    ];
+    for (const [rule, further] of asks) {
+      assert.match(why(rule, further) ?? '', /may print a file git stores without naming it, so the lines of files tools keep from the model \(a committed \.env\) could not be left out/, further.join(' '));
+    }
+    assert.match(why(['git', 'unpack-file'], ['a829551']) ?? '', /writes a file git stores into the workspace/);
+    // What names a commit by a name, or asks git only what an object is, runs as before.
+    const runs: [string[], string[]][] = [
+      [['git', 'show'], ['HEAD']], [['git', 'show'], ['HEAD~2', '--stat']], [['git', 'show'], ['main']], [['git', 'show'], ['v1.0']],
+      [['git', 'show'], ['--format=%an', 'HEAD']], [['git', 'cat-file'], ['-t', 'a829551']], [['git', 'cat-file'], ['-s', 'a829551']],
+      [['git', 'cat-file'], ['-e', 'a829551']], [['git', 'cat-file'], ['--batch-check']], [['git', 'cat-file'], ['--batch-check', '--batch-all-objects']],
+    ];
+    assert.deepEqual(runs.filter(([rule, further]) => why(rule, further) !== undefined), []);
+  });
+
   it('keeps what names a kept file without its lines: a log --stat, ls-files, status, a search of other files, .env.example', () => {
     const plain = [
       ' .env      | 2 +-',
