@@ -253,6 +253,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     // The view's title names what it shows (the plan panel may show another run).
     tree.onDidChangeTreeData(() => {
       planView.description = tree.shownDescription();
+      statusBar.reviewing(tree.currentPlan() !== undefined && tree.shownRun() === undefined);
     }),
     runs.onDidChangeState((state) => {
       if (state) tree.follow(state);

@@ -35,6 +35,10 @@ export class RunStatusBar implements vscode.Disposable {
   /** The item in the status bar (what it shows is what a test reads). */
   readonly item = vscode.window.createStatusBarItem('taskPlanner.run', vscode.StatusBarAlignment.Left, 50);
   private state: RunState | undefined;
+  /** Whether the Plan view shows a plan that has not run (one in review): an ended run then leaves the status bar. */
+  private inReview = false;
+  /** Whether the item is in the status bar now. */
+  private visible = false;
 
   constructor(
     private readonly pending: PendingPrompts,
@@ -50,14 +54,31 @@ export class RunStatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /**
+   * Tells whether the Plan view shows a plan that has not run: while it does, the item leaves the status bar unless a run
+   * is going on or waits (a newcomer reviewing a new plan read the last run's "✓ 3/3" as this plan's).
+   */
+  reviewing(inReview: boolean): void {
+    if (inReview === this.inReview) return;
+    this.inReview = inReview;
+    this.render();
+  }
+
+  /** Whether the item is in the status bar now. */
+  isShown(): boolean {
+    return this.visible;
+  }
+
   render(): void {
     const state = this.state;
     // The run on screen (the current folder's) first: a click answers the request it names, never another run's of the same step id.
     const prompts = this.pending.list();
     const waiting =
       this.queue?.current() ?? prompts.find((prompt) => state?.runId !== undefined && prompt.key.runId === state.runId) ?? prompts[0];
-    if (!state?.plan && !waiting) {
+    const ended = state !== undefined && state.status !== 'running' && state.status !== 'waiting';
+    if ((!state?.plan || (ended && this.inReview)) && !waiting) {
       this.item.hide();
+      this.visible = false;
       return;
     }
     const progress = stepProgress(Object.values(state?.steps ?? {}), state?.plan?.steps.length ?? 0);
@@ -104,6 +125,7 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
       this.item.backgroundColor = undefined;
     }
     this.item.show();
+    this.visible = true;
   }
 
   dispose(): void {

@@ -228,6 +228,20 @@ describe('The Plan tree acts on the run it shows', function () {
     assert.equal(nodeOf('F1').icon, 'pass-filled');
   });
 
+  it("the status bar leaves a run that ended while the Plan view shows a plan not run yet, and shows it again with the run", async () => {
+    const ended = await api.startPlan(planOf('status-bar-ended', 'List the files for the status bar', [toolStep('B1', { title: 'List the files', tool: 'list_files', args: {} })]));
+    assert.equal(ended.status, 'completed');
+    assert.equal(api.statusBarShown(), true, 'the run that ended left the status bar at once');
+    assert.match(api.statusBarText(), /^\$\(pass\) Task Planner 1\/1$/);
+    // A new plan in review: the last run's "✓ 1/1" is not this plan's.
+    await showUnrun('status-bar-review.plan.json', { objective: 'Write the status note', steps: [toolStep('N1', { title: 'Write the note', tool: 'list_files', args: {} })] });
+    assert.equal(api.statusBarShown(), false, "the status bar showed the last run's outcome beside a plan in review");
+    // Opened again, the run is back in the Plan view and in the status bar.
+    await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
+    await until('the run in the status bar again', () => api.statusBarShown());
+    assert.match(api.statusBarText(), /^\$\(pass\) Task Planner 1\/1$/);
+  });
+
   it('Cancel run, while the Plan view shows a run that ended, asks before stopping the run going on (dialogs answer nothing in tests)', async () => {
     const ended = await api.startPlan(planOf('cancel-asks-ended', 'List the files first', [toolStep('Q1', { title: 'List the files', tool: 'list_files', args: {} })]));
     const going = planOf('cancel-asks-going', 'Write the cancel note', [

@@ -107,6 +107,9 @@ const runsAnother = 'runs another program';
 const objectId = /^[0-9a-f]{4,64}(?:\^\{[a-z]*\})?$/i;
 const printsStored =
   'may print a file git stores without naming it, so the lines of files tools keep from the model (a committed .env) could not be left out';
+// Every argument asks (the command alone prints nothing of use).
+// Stryker disable next-line StringLiteral: no letter matters where every argument already matches `values`.
+const everyArgument: ProgramRisks = { short: '', values: /(?:)/, why: printsStored };
 
 // C compilers: a plugin or another program to run, more arguments from a file, where the output goes.
 const compilers: ProgramRisks = {
@@ -187,14 +190,17 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
   // What git prints of a file it stores, named by the object's id, says no file's name (`git show <blob id>`, `git cat-file -p`, a
   // `--batch`), nor does what compares two patches (`git range-diff`), and an archive or an export holds every file (`git archive`,
   // `git fast-export`), so the lines of a file tools keep from the model (a committed .env) could not be left out of what it prints
-  // (`withoutKeptFileLines`); `git unpack-file` writes one into the workspace. An id alone does not say whether it is a commit's, so
+  // (`withoutKeptFileLines`), nor does a merge's result printed whole (`git merge-tree <base> <ours> <theirs>` names a file on a
+  // line of its own, then prints its lines); `git unpack-file` writes one into the workspace. An id alone does not say whether it is a commit's, so
   // `git show <commit id>` asks too (`git show HEAD`, `main` or `v1.0` do not).
   'git show': { short: '', values: objectId, why: printsStored },
-  'git cat-file': { long: ['batch', 'batch-command', 'filters'], short: 'p', values: /^blob$/, why: printsStored },
-  'git range-diff': { short: '', values: /(?:)/, why: printsStored },
-  'git archive': { short: '', values: /(?:)/, why: printsStored },
-  'git fast-export': { short: '', values: /(?:)/, why: printsStored },
-  'git unpack-file': { short: '', values: /(?:)/, why: 'writes a file git stores into the workspace' },
+  // `--batch` and `--batch=<format>` are abbreviations of `--batch-command` (which prints contents too); `--batch-check` is neither.
+  'git cat-file': { long: ['batch-command', 'filters'], short: 'p', values: /^blob$/, why: printsStored },
+  'git range-diff': everyArgument,
+  'git merge-tree': everyArgument,
+  'git archive': everyArgument,
+  'git fast-export': everyArgument,
+  'git unpack-file': { ...everyArgument, why: 'writes a file git stores into the workspace' },
   npm: packageManagers,
   yarn: packageManagers,
   pnpm: packageManagers,

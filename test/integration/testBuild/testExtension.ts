@@ -56,6 +56,8 @@ export interface TaskPlannerApi {
   nextPrompt(): Promise<{ stepId: string; kind: string }>;
   /** The status bar item's text. */
   statusBarText(): string;
+  /** Whether the status bar item is in the status bar. */
+  statusBarShown(): boolean;
   /** The status bar item's tooltip (plain text). */
   statusBarTooltip(): string;
   /** What a click on the status bar item runs. */
@@ -235,6 +237,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     lastRunEndMessage: () => runEndMessage,
     nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     statusBarText: () => parts.statusBar.item.text,
+    statusBarShown: () => parts.statusBar.isShown(),
     statusBarTooltip: () => String(parts.statusBar.item.tooltip ?? ''),
     statusBarCommand: () => {
       const command = parts.statusBar.item.command;

@@ -226,7 +226,7 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
     assert.equal(withoutKeptFileLines(plain), plain);
   });
 
-  it('asks: what prints a stored file by its id or every file at once (git show <id>, git cat-file -p, --batch, git archive, fast-export, range-diff)', () => {
+  it('asks: what prints a stored file by its id or every file at once (git show <id>, git cat-file -p, --batch, git archive, fast-export, range-diff, merge-tree)', () => {
     const why = (rule: string[], further: string[]): string | undefined =>
       argumentLeftToAsk([[...rule, '...']], { argv: [...rule, ...further], cwd: '', shell: false });
     const asks: [string[], string[]][] = [
@@ -239,11 +239,13 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
       [['git', 'cat-file'], ['--batch']],
       [['git', 'cat-file'], ['--batch=%(objectname)']],
       [['git', 'cat-file'], ['--batch-command']],
-      [['git', 'cat-file'], ['--filters', '--path=.env', 'a829551']],
+      [['git', 'cat-file'], ['--filters', '--path=notes.txt', 'a829551']],
+      [['git', 'cat-file'], ['--batch-command', '--buffer']],
       [['git', 'archive'], ['HEAD']],
       [['git', 'archive'], ['--format=tar', 'HEAD']],
       [['git', 'fast-export'], ['--all']],
       [['git', 'range-diff'], ['main~2..main', 'topic~2..topic']],
+      [['git', 'merge-tree'], ['a829551', 'main', 'topic']],
     ];
     for (const [rule, further] of asks) {
       assert.match(why(rule, further) ?? '', /may print a file git stores without naming it, so the lines of files tools keep from the model \(a committed \.env\) could not be left out/, further.join(' '));
@@ -254,6 +256,9 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
       [['git', 'show'], ['HEAD']], [['git', 'show'], ['HEAD~2', '--stat']], [['git', 'show'], ['main']], [['git', 'show'], ['v1.0']],
       [['git', 'show'], ['--format=%an', 'HEAD']], [['git', 'cat-file'], ['-t', 'a829551']], [['git', 'cat-file'], ['-s', 'a829551']],
       [['git', 'cat-file'], ['-e', 'a829551']], [['git', 'cat-file'], ['--batch-check']], [['git', 'cat-file'], ['--batch-check', '--batch-all-objects']],
+      // Short options of git show, and names that hold the word blob without being it.
+      [['git', 'show'], ['-s', '--oneline', 'HEAD']], [['git', 'show'], ['-m', '--first-parent', 'HEAD']], [['git', 'show'], ['-W', 'HEAD']],
+      [['git', 'cat-file'], ['-t', 'blobfish']], [['git', 'cat-file'], ['-t', 'myblob']],
     ];
     assert.deepEqual(runs.filter(([rule, further]) => why(rule, further) !== undefined), []);
   });
