@@ -43,6 +43,7 @@ import { registerChatParticipant } from './vscode/chat/registerChatParticipant';
 import { registerOpenAiChatProvider } from './vscode/openAiChatProvider';
 import { errorMessage } from './shared/errorMessage';
 import type { PlanTreeNode } from './core/view/planTreeModel';
+import type { ConfirmUndo } from './vscode/confirmUndo';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
 export interface ExtensionSeams {
@@ -50,6 +51,8 @@ export interface ExtensionSeams {
   review?: () => PlanReview | undefined;
   /** Wraps what each plan panel reports of its messages; default: the log alone. */
   panelTraffic?: (logged: PanelTraffic) => PanelTraffic;
+  /** Answers the question before Undo instead of the modal dialog (see `RunControllerDeps`). */
+  confirmUndo?: ConfirmUndo;
   /** Answers the Start-time question about a plan's check commands instead of the modal dialog (see `RunControllerDeps`). */
   confirmCheckCommands?: (question: string, offerWorkspace: boolean) => Promise<boolean | 'workspace' | undefined>;
   /** Whether the workspace is trusted, as the command allow rules read it; default `vscode.workspace.isTrusted`. */
@@ -150,6 +153,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     setup: () => runSetupFor(readSettings(), keys, log),
     holdTools: () => mcp.hold(),
     ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
+    ...(seams.confirmUndo ? { confirmUndo: seams.confirmUndo } : {}),
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);

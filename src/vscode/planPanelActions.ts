@@ -26,7 +26,8 @@ export interface PanelRuns {
   cancel(runId: string): boolean;
   /** What its runs changed, Undo of it, and each Undo (the panel's, the Plan tree's, the Runs view's: the panel shows what of its run is undone). */
   readonly changes: {
-    undo(runId: string): Promise<RunUndo>;
+    /** Undo of the whole run, once the user confirmed it; `undefined` when they kept its changes. */
+    undoAsked(runId: string): Promise<RunUndo | undefined>;
     changedFiles(runId: string): Promise<string[]>;
     readonly onDidUndo: vscode.Event<RunUndo>;
   };
@@ -239,7 +240,10 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       await undoOnce(runId, panel, async () => {
         // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
-        const { report, text: message } = await runs.changes.undo(runId);
+        const undo = await runs.changes.undoAsked(runId);
+        // Kept: the user chose to keep the run's changes, and the panel stays as it was.
+        if (!undo) return;
+        const { report, text: message } = undo;
         // The walkthrough's "Undo a run" step waits on this key too: this button does not go through the command.
         void vscode.commands.executeCommand('setContext', 'taskPlanner.undidRun', true);
         log.info(`Run ${runId}: ${message}`);

@@ -7,6 +7,7 @@ import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { FolderLanes, Lane } from './folderLanes';
 import { loadRuntime } from './loadRuntime';
 import type { RunUndo } from './runUndo';
+import { confirmUndoDialog, type ConfirmUndo } from './confirmUndo';
 import { commandsNotUndone, journaledChanges } from '../core/engine/commandsNotUndone';
 import { undoLines } from '../core/tools/describeUndo';
 
@@ -20,7 +21,32 @@ export class RunChanges implements vscode.Disposable {
   /** Fires after Undo (of a whole run or from a step) with what it did and what of the run is now undone. */
   readonly onDidUndo = this.undid.event;
 
-  constructor(private readonly lanes: FolderLanes) {}
+  constructor(
+    private readonly lanes: FolderLanes,
+    /** Asks before Undo takes back changes the user did not choose one by one (`undoAsked`). */
+    private readonly confirm: ConfirmUndo = confirmUndoDialog,
+  ) {}
+
+  /**
+   * `undo` of the run `runId` (from `fromStep` when given), once the user confirmed it (`confirm`, naming the files it would
+   * put back); `undefined`, changing nothing, when they chose to keep the changes. With nothing left to put back it asks
+   * nothing (`undo` says so).
+   */
+  async undoAsked(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }): Promise<RunUndo | undefined> {
+    const { state, all } = await this.chainOf(runId);
+    const runtime = loadRuntime();
+    const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, all, fromStep.stepId);
+    // What a failed change never wrote, or an earlier Undo took back, is not asked about.
+    const left = (checkpoint: Checkpoint): boolean => checkpoint.state !== 'undone' && checkpoint.state !== 'abandoned';
+    const inScope = (checkpoint: Checkpoint): boolean => steps?.has(checkpoint.stepId) ?? true;
+    const asked = all.filter((checkpoint) => isFileChange(checkpoint) && inScope(checkpoint) && left(checkpoint));
+    const files = [...new Set(asked.map((checkpoint) => checkpoint.path))];
+    if (files.length > 0) {
+      const question = { objective: state?.plan?.objective ?? runId, files, ...(fromStep ? { fromStep: fromStep.stepId } : {}) };
+      if (!(await this.confirm(question))) return undefined;
+    }
+    return this.undo(runId, fromStep);
+  }
 
   /**
    * Restores the files the run `runId` changed in its folder, from its checkpoints (refusing

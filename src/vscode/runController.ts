@@ -97,7 +97,7 @@ export class RunController implements vscode.Disposable {
 
   constructor(private readonly deps: RunControllerDeps) {
     this.lanes = new FolderLanes(deps.storageDir);
-    this.changes = new RunChanges(this.lanes);
+    this.changes = new RunChanges(this.lanes, ...(deps.confirmUndo ? [deps.confirmUndo] : []));
     this.preparation = {
       deps,
       lanes: this.lanes,

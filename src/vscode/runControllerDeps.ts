@@ -4,6 +4,7 @@ import type { Tool } from '../core/tools/tool';
 import type { AttachmentCheckUi } from './attachmentCheck';
 import type { CheckCommandRules, ConfirmCheckCommands } from './checkCommandsAtStart';
 import type { RunSetup } from './runSetup';
+import type { ConfirmUndo } from './confirmUndo';
 
 /** Everything the controller is built from (wired in `activate`). */
 export interface RunControllerDeps {
@@ -32,6 +33,8 @@ export interface RunControllerDeps {
   attachmentUi?: AttachmentCheckUi;
   /** Asks once at Start whether the plan's check commands may run (see `ConfirmCheckCommands`); default: a modal dialog. */
   confirmCheckCommands?: ConfirmCheckCommands;
+  /** Asks before Undo takes back a run's changes; default: a modal dialog (`confirmUndoDialog`). */
+  confirmUndo?: ConfirmUndo;
   /** The command allow rules: commands they allow run without asking, and are not asked about at Start. */
   commandRules?: CheckCommandRules;
 }

@@ -314,7 +314,8 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
         return void showWarning(vscode.l10n.t('Task Planner: cancel the run before undoing it.'));
       }
       const name = await runName(deps, runId);
-      const undo = await deps.runs.changes.undo(runId);
+      const undo = await deps.runs.changes.undoAsked(runId);
+      if (!undo) return undefined;
       // Named: from the palette it is the run the Plan view shows, which may not be the one in mind.
       const message = vscode.l10n.t('Task Planner: run "{0}": {1}', name, undo.text);
       deps.log.info(`Run ${runId}: ${undo.text}`);

@@ -221,7 +221,8 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
         return void showInformation(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
       }
       if (run.status === 'running') return void showWarning(vscode.l10n.t('Task Planner: cancel the run before undoing its steps.'));
-      const undo = await deps.runs.changes.undo(run.runId, { stepId, plan: run.plan });
+      const undo = await deps.runs.changes.undoAsked(run.runId, { stepId, plan: run.plan });
+      if (!undo) return undefined;
       const { report, text } = undo;
       deps.log.info(`Run ${run.runId}, undo from step ${stepId}: ${text}`);
       const message = vscode.l10n.t('Task Planner: from step {0}: {1}', stepId, text);

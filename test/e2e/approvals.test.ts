@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { clickNotificationButton, notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
+import { answerDialog, clickNotificationButton, notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'approvals');
@@ -204,6 +204,7 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     await typeIntoQuickInput(page, 'Task Planner: Undo run');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Undo run' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
+    await answerDialog(page, 'Undo the run', 'Undo run');
     const leftAlone = /Undo removed added\.txt, which the run created\. Left alone: notes\.txt was changed after step/;
     await notification(page, leftAlone);
     assert.equal(existsSync(join(folder, 'added.txt')), false);

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { clickNotificationButton, commandInput, notification, planPanelFrame, quickOpen, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
+import { answerDialog, clickNotificationButton, commandInput, notification, planPanelFrame, quickOpen, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'trial');
@@ -148,6 +148,12 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     await notification(page, done);
     await shoot('1-completed');
     await clickNotificationButton(page, done, 'Undo run');
+    // Asked first, naming the file; a stray Enter keeps the changes.
+    await page.locator('.monaco-dialog-box', { hasText: 'Undo the run' }).first().waitFor({ timeout: 30_000 });
+    await shoot('1-undo-question');
+    const undoQuestion = await answerDialog(page, 'Undo the run', 'Undo run');
+    assert.match(undoQuestion.text, /This file goes back to how it was before the run: notes\.txt\./);
+    assert.equal(undoQuestion.focused, 'Keep the changes');
     await notification(page, 'Undo restored notes.txt.');
     // Undo takes back the run's changes, not the typing the user chose to save.
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'alpha\nbeta\ngamma\ndelta\n');
@@ -306,6 +312,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
       assert.ok(attempt <= 5, 'the context menu ignored five clicks on Undo from here');
       await undo.click({ timeout: 5_000 }).catch(() => undefined);
     }
+    assert.match((await answerDialog(page, 'Undo step S2', 'Undo from here')).text, /before the run: two\.txt, three\.txt\./);
     await notification(page, 'from step S2: Undo removed three.txt and two.txt, which the run created.');
     assert.equal(readFileSync(join(folder, 'one.txt'), 'utf8'), 'one\n', 'the step before was undone');
     assert.equal(existsSync(join(folder, 'two.txt')), false);

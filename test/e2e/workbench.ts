@@ -117,6 +117,20 @@ export async function clickNotificationButton(page: Page, text: string | RegExp,
   await entry.locator('.monaco-button', { hasText: button }).first().click();
 }
 
+/**
+ * Answers the workbench's modal dialog containing `text` with its button `button`, once the dialog has the keyboard focus
+ * (it focuses a button as it shows); gives back the dialog's text and the label of the button that had the focus.
+ */
+export async function answerDialog(page: Page, text: string | RegExp, button: string): Promise<{ text: string; focused: string }> {
+  const dialog = page.locator('.monaco-dialog-box', { hasText: text }).first();
+  await dialog.waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 10_000 });
+  const shown = { text: await dialog.innerText(), focused: await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()) };
+  await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 15_000 });
+  return shown;
+}
+
 /** Opens the workspace file `name` with Quick Open (Ctrl+P) and waits for its tab to be the active one. */
 export async function quickOpen(page: Page, name: string): Promise<void> {
   // Ctrl+P is tried again after Escape: a key pressed while focus is still in a webview or a closing widget (a clean clone's

@@ -299,6 +299,18 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(readFileSync(join(root, 'undo-me.txt'), 'utf8'), 'temporary\n');
     const row = async () => (await planner.runsViewNodes()).find((node) => node.id === `run:${result.runId}`)?.description ?? '';
     assert.doesNotMatch(await row(), /undone/);
+    // Asked first, naming the run and the file; kept, nothing changes (a newcomer's click on the notification's Undo run undid
+    // the run at once).
+    const asked = planner.undoQuestions.questions.length;
+    planner.undoQuestions.answer(false);
+    try {
+      assert.equal(await vscode.commands.executeCommand('taskPlanner.undoRun', result.runId), undefined);
+    } finally {
+      planner.undoQuestions.answer(true);
+    }
+    assert.deepEqual(planner.undoQuestions.questions.slice(asked), [{ objective: 'Write a temporary file', files: ['undo-me.txt'] }]);
+    assert.equal(readFileSync(join(root, 'undo-me.txt'), 'utf8'), 'temporary\n', 'Undo took the change back although the user kept it');
+    assert.doesNotMatch(await row(), /undone/);
     const undo = await vscode.commands.executeCommand<{ text: string }>('taskPlanner.undoRun', result.runId);
     assert.equal(existsSync(join(root, 'undo-me.txt')), false);
     // What the command made stays, and the message says so (it named only the file restored).
@@ -349,12 +361,18 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     }
     const result = await outcome.run;
     assert.equal(result?.status, 'completed');
+    const asked = planner.undoQuestions.questions.length;
     await vscode.commands.executeCommand('taskPlanner.undoFromHere', 'K2');
     assert.equal(readFileSync(join(root, 'keep-me.txt'), 'utf8'), 'K1\n');
     assert.equal(existsSync(join(root, 'undo-from.txt')), false);
     assert.equal(existsSync(join(root, 'undo-after.txt')), false);
     await vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
     assert.equal(existsSync(join(root, 'keep-me.txt')), false, 'the rest of the run is undone once, the steps undone before are not touched again');
+    // Each asked about what it would put back: from K2 its file and K3's, then only what was left.
+    assert.deepEqual(planner.undoQuestions.questions.slice(asked), [
+      { objective: 'Write three files in a row', fromStep: 'K2', files: ['undo-from.txt', 'undo-after.txt'] },
+      { objective: 'Write three files in a row', files: ['keep-me.txt'] },
+    ]);
   });
 
   it('stores the API key in secret storage only', async () => {

@@ -17,6 +17,7 @@ import type { PendingPrompt, PendingPrompts } from '../../../src/vscode/pendingP
 import type { PlanTreeProvider } from '../../../src/vscode/planTreeProvider';
 import { createPlanPanelProbe, type PlanPanelProbe } from './planPanelProbe';
 import { readSettings, type TaskPlannerSettings } from '../../../src/vscode/settings';
+import type { UndoQuestion } from '../../../src/vscode/confirmUndo';
 
 /** Options of the test API's "Plan task". */
 export interface TestPlanTaskOptions extends Omit<PlanTaskOptions, 'request'> {
@@ -98,6 +99,11 @@ export interface TaskPlannerApi {
    * whether each question offered Always Allow in This Workspace.
    */
   checkCommands: { answer(allowed: boolean | 'workspace' | undefined): void; questions: string[]; offered: boolean[] };
+  /**
+   * Answers the question before Undo from now on (true: undo, false: keep the changes; at first true); `questions` lists
+   * what was asked so far.
+   */
+  undoQuestions: { answer(undo: boolean): void; questions: UndoQuestion[] };
   /** The command allow rules in force now, and adding or removing a rule of this workspace (as the command question does). */
   commandRules: { inForce(): (readonly string[])[]; add(argv: readonly string[]): Promise<void>; remove(argv: readonly string[]): Promise<void> };
   /**
@@ -161,6 +167,12 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     offered.push(offerWorkspace);
     return Promise.resolve(checkCommandsAnswer);
   };
+  const undoQuestions: UndoQuestion[] = [];
+  let undoAnswer = true;
+  const confirmUndo = (question: UndoQuestion): Promise<boolean> => {
+    undoQuestions.push(question);
+    return Promise.resolve(undoAnswer);
+  };
   let trustedOverride: boolean | undefined;
   const workspaceTrusted = (): boolean => trustedOverride ?? vscode.workspace.isTrusted;
   const keyQuestions: string[] = [];
@@ -191,6 +203,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     review: () => reviewOverride,
     panelTraffic: panel.traffic,
     confirmCheckCommands,
+    confirmUndo,
     workspaceTrusted,
     keyPrompts,
     manualStepNotice,
@@ -266,6 +279,12 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       },
       questions,
       offered,
+    },
+    undoQuestions: {
+      answer: (undo) => {
+        undoAnswer = undo;
+      },
+      questions: undoQuestions,
     },
     commandRules: {
       inForce: () => parts.commandRules.rules().map((rule) => [...rule]),

@@ -83,7 +83,7 @@ function harness() {
         return true;
       },
       changes: {
-        undo: async (runId: string) => {
+        undoAsked: async (runId: string) => {
           const done = deferred<void>();
           undos.push({ runId, done });
           await done.promise;
