@@ -170,6 +170,25 @@ describe('buildPanelViewModel', () => {
     ]);
   });
 
+  it("shows a value holding objects (edit_file's edits) as YAML, one entry to a line, a text of several lines under |", () => {
+    const edit = makePlan([
+      makeStep('E1', {
+        kind: 'tool',
+        tool: 'edit_file',
+        args: { path: 'notes.txt', edits: [{ search: 'alpha', replace: 'ALPHA' }, { search: 'one\ntwo', replace: 'ONE\nTWO' }], options: { dryRun: false } },
+        agent: undefined,
+        input: undefined,
+      }),
+    ]);
+    const body = buildPanelViewModel({ plan: edit, critique: critiquePlan(edit), diagnostics: [], tools: ['edit_file'] });
+    assert.ok(body.mode === 'review');
+    assert.deepEqual(body.review.steps[0]!.arguments, [
+      { name: 'path', text: 'notes.txt', block: false },
+      { name: 'edits', text: '- search: alpha\n  replace: ALPHA\n- search: |-\n    one\n    two\n  replace: |-\n    ONE\n    TWO', block: true },
+      { name: 'options', text: 'dryRun: false', block: false },
+    ]);
+  });
+
   it('marks the steps that ask for approval by what their tool declares it does, the built-in tools without a registry', () => {
     const named = (name: string, effects: ToolEffect): Tool => ({ name, description: name, inputSchema: z.unknown(), effects, run: () => Promise.resolve(null) });
     const steps = ['scribble', 'peek', 'write_file', 'create_directory', 'run_command', 'read_file'].map((tool) => makeStep(tool, { kind: 'tool', tool, args: {}, agent: undefined, input: undefined }));
