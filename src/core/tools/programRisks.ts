@@ -237,6 +237,8 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
   // Untracked files are where a .env or a key usually is: git grep reads only tracked ones unless told.
   'git grep': [
     { long: ['untracked', 'no-exclude-standard'], short: '', why: 'reads untracked files, where secrets tools keep from the model (.env) usually are' },
+    // A stored file searched by its id prints its lines after the id, with no file's name (`git grep -e API <blob id>`).
+    { short: '', values: objectId, why: printsStored },
     {
       short: 'h',
       why: 'hides which file each line comes from, so the lines of files tools keep from the model (a committed .env) could not be left out',

@@ -226,7 +226,7 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
     assert.equal(withoutKeptFileLines(plain), plain);
   });
 
-  it('asks: what prints a stored file by its id or every file at once (git show <id>, git cat-file -p, --batch, git archive, fast-export, range-diff, merge-tree)', () => {
+  it('asks: what prints a stored file by its id or every file at once (git show <id>, git grep over an id, git cat-file -p, --batch, git archive, fast-export, range-diff, merge-tree)', () => {
     const why = (rule: string[], further: string[]): string | undefined =>
       argumentLeftToAsk([[...rule, '...']], { argv: [...rule, ...further], cwd: '', shell: false });
     const asks: [string[], string[]][] = [
@@ -246,6 +246,8 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
       [['git', 'fast-export'], ['--all']],
       [['git', 'range-diff'], ['main~2..main', 'topic~2..topic']],
       [['git', 'merge-tree'], ['a829551', 'main', 'topic']],
+      [['git', 'grep'], ['-e', 'API', 'cdf6fac40c476ef2c92ddd2582590f4f18e36a5f']],
+      [['git', 'grep'], ['API', 'cdf6fac']],
     ];
     for (const [rule, further] of asks) {
       assert.match(why(rule, further) ?? '', /may print a file git stores without naming it, so the lines of files tools keep from the model \(a committed \.env\) could not be left out/, further.join(' '));
@@ -259,6 +261,7 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
       // Short options of git show, and names that hold the word blob without being it.
       [['git', 'show'], ['-s', '--oneline', 'HEAD']], [['git', 'show'], ['-m', '--first-parent', 'HEAD']], [['git', 'show'], ['-W', 'HEAD']],
       [['git', 'cat-file'], ['-t', 'blobfish']], [['git', 'cat-file'], ['-t', 'myblob']],
+      [['git', 'grep'], ['-e', 'API', 'HEAD']], [['git', 'grep'], ['-n', 'TODO', 'main', '--', 'src']],
     ];
     assert.deepEqual(runs.filter(([rule, further]) => why(rule, further) !== undefined), []);
   });
