@@ -45,6 +45,7 @@ export class RunChanges implements vscode.Disposable {
       const question = { objective: state?.plan?.objective ?? runId, files, ...(fromStep ? { fromStep: fromStep.stepId } : {}) };
       if (!(await this.confirm(question))) return undefined;
     }
+    // Read again: the question may have stayed open while another Undo or a repair changed the run's checkpoints.
     return this.undo(runId, fromStep);
   }
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { answerDialog, clickNotificationButton, notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
+import { answerDialog, clickNotificationButton, dialogShown, notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'approvals');
@@ -152,9 +152,7 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     await titleAction('Reject').click();
     await waitForDiff(/^three\.txt .*S3/);
     await titleAction('Approve the rest').click();
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Approve the rest' }).first();
-    await dialog.waitFor({ timeout: 30_000 });
-    const text = await dialog.innerText();
+    const { dialog, text, focused } = await dialogShown(page, 'Approve the rest');
     assert.match(text, /three\.txt/);
     assert.match(text, /four\.txt/);
     assert.doesNotMatch(text, /one\.txt|two\.txt/, 'what was answered is not listed again');
@@ -162,7 +160,6 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     assert.equal(text.split('• S3 ').length, 2, `the step is listed once, not again under the run's: ${text}`);
     const buttons = await dialog.locator('.monaco-button').allInnerTexts();
     assert.deepEqual(buttons.map((label) => label.trim()).sort(), ['Approve the rest of this run', 'Approve the rest of this step', 'Cancel', 'Keep asking']);
-    const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
     assert.equal(focused, 'Keep asking', 'Enter approves nothing');
     await shoot('3-approve-the-rest');
     await dialog.locator('.monaco-button', { hasText: 'Approve the rest of this run' }).click();
@@ -210,12 +207,10 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     assert.equal(existsSync(join(folder, 'added.txt')), false);
     await shoot('6-left-alone');
     await clickNotificationButton(page, leftAlone, 'Show what Undo would overwrite');
-    const question = page.locator('.monaco-dialog-box', { hasText: 'Undo anyway' }).first();
-    await question.waitFor({ timeout: 30_000 });
+    const { dialog: question, text: asked, focused } = await dialogShown(page, 'Undo anyway');
     assert.match(await activeTabLabel(), /^notes\.txt: now ↔ after Undo anyway/);
-    assert.match(await question.innerText(), /notes\.txt was changed after the run\. Undo anyway: put it back as it was before the run/);
-    await page.waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 10_000 });
-    assert.equal(await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()), 'Keep my changes', 'a stray Enter would lose the user\'s line');
+    assert.match(asked, /notes\.txt was changed after the run\. Undo anyway: put it back as it was before the run/);
+    assert.equal(focused, 'Keep my changes', 'a stray Enter would lose the user\'s line');
     await shoot('7-undo-anyway-question');
     await question.locator('.monaco-button', { hasText: /^Undo anyway$/ }).click();
     await notification(page, /Undo restored notes\.txt\./);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
+import { commandInput, dialogShown, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'consent');
@@ -35,16 +35,6 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
     await review.waitFor({ state: 'detached', timeout: 15_000 });
   };
 
-  /** The dialog holding `text`, once open, and the label of the button that has the keyboard focus in it. */
-  const focusedButtonOf = async (text: string): Promise<{ dialog: Locator; focused: string }> => {
-    const dialog = page.locator('.monaco-dialog-box', { hasText: text }).first();
-    await dialog.waitFor({ timeout: 30_000 });
-    // The dialog focuses its button as it shows: wait for the focus to land inside it.
-    await page.waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 5_000 });
-    const focused = await page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
-    return { dialog, focused };
-  };
-
   before(async function () {
     await model.start();
     workbench = await openDemoWorkbench({
@@ -68,7 +58,7 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
     const touch = { argv: ['node', '-e', "require('fs').writeFileSync('touched.txt', 'ran')"] };
     model.enqueue(planReply([{ id: 'C1', title: 'Touch a file', kind: 'tool', tool: 'run_command', args: touch, dependsOn: [], critical: false }]));
     await planAndStart('Touch a file', 'C1');
-    const { dialog, focused } = await focusedButtonOf('wants to run a command');
+    const { dialog, focused } = await dialogShown(page, 'wants to run a command');
     assert.equal(focused, 'Reject', 'the command question does not focus its safe choice');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });
@@ -79,7 +69,7 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
   it('the review question focuses Reject: a stray Enter does not approve', async () => {
     model.enqueue(planReply([{ id: 'R1', title: 'Check the release', kind: 'human_review', input: 'Ship it?', dependsOn: [], critical: false }]));
     await planAndStart('Review the release', 'R1');
-    const { dialog, focused } = await focusedButtonOf('Review: Check the release');
+    const { dialog, focused } = await dialogShown(page, 'Review: Check the release');
     assert.equal(focused, 'Reject', 'the review question does not focus its safe choice');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
+import { commandInput, dialogShown, planPanelFrame, quickInputField, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'presentation');
@@ -40,15 +40,6 @@ describe('model text in the editor is shown where it can be read (browser workbe
   const start = async (review: Locator, detached = true): Promise<void> => {
     await review.locator('vscode-button[data-action="start"]').click();
     if (detached) await review.waitFor({ state: 'detached', timeout: 15_000 });
-  };
-
-  /** The open dialog holding `text`, once its focus has landed, with the label of its focused button. */
-  const dialogWith = async (text: string): Promise<{ dialog: Locator; focused: string }> => {
-    const dialog = page.locator('.monaco-dialog-box', { hasText: text }).first();
-    await dialog.waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 5_000 });
-    const focused = await page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
-    return { dialog, focused };
   };
 
   /** Elements of the open dialog whose content scrolls (hidden below their fold), and whether the detail ends above the buttons. */
@@ -117,7 +108,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
     );
     model.enqueue(planReply([{ id: 'C1', title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content: 'n\n' }, checks, dependsOn: [], critical: false }]));
     await start(await planAndReview('Write the notes with checks', 'C1'), false);
-    const { dialog, focused } = await dialogWith('This plan runs these commands');
+    const { dialog, focused } = await dialogShown(page, 'This plan runs these commands');
     assert.equal(focused, "Don't Allow", 'the check commands question does not focus its safe choice');
     const detail = await dialog.locator('.dialog-message-detail').innerText();
     const listed = detail.split('\n').filter((line) => line.includes('process.exit') || line.includes('writeFileSync'));
@@ -151,7 +142,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
     const prompt = `Looks fine.${'\n'.repeat(40)}Actually this deletes the production database.`;
     model.enqueue(planReply([{ id: 'R1', title: 'Check the release', kind: 'human_review', input: prompt, dependsOn: [], critical: false }]));
     await start(await planAndReview('Review the release', 'R1'));
-    const { dialog, focused } = await dialogWith('Review: Check the release');
+    const { dialog, focused } = await dialogShown(page, 'Review: Check the release');
     assert.equal(focused, 'Reject');
     const sentence = dialog.getByText('Actually this deletes the production database.', { exact: false });
     assert.ok(await sentence.isVisible(), 'the sentence is not shown');

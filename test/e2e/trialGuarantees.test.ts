@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { answerDialog, clickNotificationButton, commandInput, notification, planPanelFrame, quickOpen, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
+import { answerDialog, clickNotificationButton, dialogShown, commandInput, notification, planPanelFrame, quickOpen, runPlanFileFromTitleBar, screenshotIfFailed, typeIntoQuickInput } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'trial');
@@ -51,13 +51,6 @@ function workbenchParts(page: () => Page, prefix: string) {
     titleAction: (label: string): Locator => page().locator(`.editor-group-container.active .action-label[aria-label^="${label}"]`).first(),
     activeTabLabel: async (): Promise<string> =>
       (await page().locator('.editor-group-container.active .tab.active').first().innerText()).replace(/\s+/g, ' ').trim(),
-    /** The open modal dialog holding `text`, once the keyboard focus is in it, and the label of its focused button. */
-    dialogFocus: async (text: string | RegExp): Promise<{ dialog: Locator; focused: string }> => {
-      const dialog = page().locator('.monaco-dialog-box', { hasText: text }).first();
-      await dialog.waitFor({ timeout: 60_000 });
-      await page().waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 10_000 });
-      return { dialog, focused: await page().evaluate(() => (document.activeElement?.textContent ?? '').trim()) };
-    },
   };
 }
 
@@ -66,7 +59,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
   let workbench: DemoWorkbench | undefined;
   let page: Page;
   let folder: string;
-  const { shoot, planRow, titleAction, activeTabLabel, dialogFocus } = workbenchParts(() => page, 'a-');
+  const { shoot, planRow, titleAction, activeTabLabel } = workbenchParts(() => page, 'a-');
 
   const runPlanFile = (name: string): Promise<void> => runPlanFileFromTitleBar(page, name);
 
@@ -117,7 +110,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     while ((await page.locator('.sidebar .monaco-list-row', { hasText: /edit_file · completed/ }).count()) < 2) {
       assert.ok(Date.now() < deadline, `the run did not finish; asked so far: ${asked.join(' | ')}`);
       if (await unsaved.isVisible()) {
-        const { dialog, focused } = await dialogFocus('has unsaved changes');
+        const { dialog, focused } = await dialogShown(page, 'has unsaved changes', 60_000);
         const text = await dialog.innerText();
         asked.push(`unsaved: ${focused}`);
         assert.match(text, /notes\.txt has unsaved changes, and step [AB] "Capitalise (alpha|gamma)" wants to change it now\./);
@@ -149,7 +142,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     await shoot('1-completed');
     await clickNotificationButton(page, done, 'Undo run');
     // Asked first, naming the file; a stray Enter keeps the changes.
-    await page.locator('.monaco-dialog-box', { hasText: 'Undo the run' }).first().waitFor({ timeout: 30_000 });
+    await dialogShown(page, 'Undo the run');
     await shoot('1-undo-question');
     const undoQuestion = await answerDialog(page, 'Undo the run', 'Undo run');
     assert.match(undoQuestion.text, /This file goes back to how it was before the run: notes\.txt\./);
@@ -179,7 +172,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
   const model = new FakeOpenAiServer();
   let page: Page;
   let folder: string;
-  const { shoot, rows, planRow, titleAction, activeTabLabel, dialogFocus } = workbenchParts(() => page, 'b-');
+  const { shoot, rows, planRow, titleAction, activeTabLabel } = workbenchParts(() => page, 'b-');
 
   /** Plan task with `request` (the fake model answers the next queued plan), then Start in the plan panel's review. */
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
@@ -238,7 +231,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
     );
     await planAndStart(`Write ${file}, then show ${shown}`, 'W1');
     await approveDiff('W1', new RegExp(`^${file.replace('.', '\\.')} \\(create, proposed\\) · W1 Write hello`), '3-question-diff');
-    const asked = await dialogFocus('wants to run a command');
+    const asked = await dialogShown(page, 'wants to run a command', 60_000);
     assert.ok((await asked.dialog.innerText()).includes(`Command: ${shown}\n`), 'the question shows the command');
     assert.equal(asked.focused, 'Reject', 'the command question does not focus its safe choice');
     await shoot('3-question-command');
@@ -266,7 +259,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
       ]),
     );
     await planAndStart('Show git status into a file x', 'C1');
-    const first = await dialogFocus(`${shown} --output=x`);
+    const first = await dialogShown(page, `${shown} --output=x`, 60_000);
     assert.equal(first.focused, 'Reject');
     // Cancel leaves the question waiting in the status bar, which names it alone (it said "1 more waiting"), and reopens it.
     await page.keyboard.press('Escape');
@@ -277,7 +270,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
     const miscounted = await page.locator('.statusbar-item', { hasText: 'more waiting' }).first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
     assert.equal(miscounted, false, `the one question waiting was counted as one more: ${await waitingItem.innerText()}`);
     await waitingItem.click();
-    const again = await dialogFocus(`${shown} --output=x`);
+    const again = await dialogShown(page, `${shown} --output=x`, 60_000);
     assert.equal(again.focused, 'Reject');
     await shoot('3-question-output');
     // A stray Enter rejects.

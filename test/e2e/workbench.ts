@@ -118,14 +118,19 @@ export async function clickNotificationButton(page: Page, text: string | RegExp,
 }
 
 /**
- * Answers the workbench's modal dialog containing `text` with its button `button`, once the dialog has the keyboard focus
- * (it focuses a button as it shows); gives back the dialog's text and the label of the button that had the focus.
+ * The workbench's modal dialog containing `text`, once open (within `timeout` ms) and holding the keyboard focus (it
+ * focuses a button as it shows), with its text and the label of the button that has the focus: what Enter would choose.
  */
-export async function answerDialog(page: Page, text: string | RegExp, button: string): Promise<{ text: string; focused: string }> {
+export async function dialogShown(page: Page, text: string | RegExp, timeout = 30_000): Promise<{ dialog: Locator; text: string; focused: string }> {
   const dialog = page.locator('.monaco-dialog-box', { hasText: text }).first();
-  await dialog.waitFor({ timeout: 30_000 });
+  await dialog.waitFor({ timeout });
   await page.waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 10_000 });
-  const shown = { text: await dialog.innerText(), focused: await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()) };
+  return { dialog, text: await dialog.innerText(), focused: await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()) };
+}
+
+/** Answers the dialog containing `text` (`dialogShown`) with its button `button`; gives back what it showed. */
+export async function answerDialog(page: Page, text: string | RegExp, button: string): Promise<{ text: string; focused: string }> {
+  const { dialog, ...shown } = await dialogShown(page, text);
   await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
   await dialog.waitFor({ state: 'detached', timeout: 15_000 });
   return shown;

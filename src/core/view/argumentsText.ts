@@ -1,4 +1,5 @@
 import { Document, isScalar, isSeq, visit } from 'yaml';
+import type { ArgumentView } from '../../shared/panelViewModel';
 
 /** Deepest level of a tool's parameters its template fills in (an `edits` list's items are one level down). */
 const templateDepth = 3;
@@ -47,4 +48,22 @@ function emptyValue(schema: unknown, depth: number): unknown {
   if (kind === 'number' || kind === 'integer') return 0;
   if (kind === 'boolean') return false;
   return '';
+}
+
+/**
+ * Each argument as the card reads it: a text as it is, a value holding objects (`edit_file`'s `edits`) as YAML, one entry
+ * to a line with a text of several lines under `|` (as JSON on one line it read as code, a trial found), any other value
+ * (a command's argv, a number) as JSON on one line.
+ */
+export function argumentViews(args: Record<string, unknown>): ArgumentView[] {
+  return Object.entries(args).map(([name, value]) => {
+    const text = typeof value === 'string' ? value : holdsObjects(value) ? argumentsText(value) : (JSON.stringify(value) ?? String(value));
+    return { name, text, block: text.includes('\n') };
+  });
+}
+
+/** Whether `value` is an object, or a list holding one. */
+function holdsObjects(value: unknown): boolean {
+  const isObject = (item: unknown): boolean => typeof item === 'object' && item !== null;
+  return Array.isArray(value) ? value.some(isObject) : isObject(value);
 }

@@ -5,7 +5,6 @@ import { budgetFromEstimate, estimateLines, shownTokens } from '../agent/estimat
 import { shownUsd } from '../../shared/shownUsd';
 import type {
   BasisView,
-  ArgumentView,
   PanelBody,
   PlanVersionView,
   PendingView,
@@ -38,7 +37,7 @@ import type { UndoneChanges } from '../tools/undoneChanges';
 import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
-import { argumentsTemplate, argumentsText } from './argumentsText';
+import { argumentsTemplate, argumentsText, argumentViews } from './argumentsText';
 import { toolParameters } from '../tools/toolParameters';
 
 /** The plan under review, with what the critic and the validator said about it. */
@@ -292,24 +291,6 @@ function toolTemplates(registry: ToolRegistry): Record<string, string> {
 
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
   return tools !== undefined && !Array.isArray(tools);
-}
-
-/**
- * Each argument as the card reads it: a text as it is, a value holding objects (`edit_file`'s `edits`) as YAML, one entry
- * to a line with a text of several lines under `|` (as JSON on one line it read as code, a trial found), any other value
- * (a command's argv, a number) as JSON on one line.
- */
-function argumentViews(args: Record<string, unknown>): ArgumentView[] {
-  return Object.entries(args).map(([name, value]) => {
-    const text = typeof value === 'string' ? value : holdsObjects(value) ? argumentsText(value) : (JSON.stringify(value) ?? String(value));
-    return { name, text, block: text.includes('\n') };
-  });
-}
-
-/** Whether `value` is an object, or a list holding one. */
-function holdsObjects(value: unknown): boolean {
-  const isObject = (item: unknown): boolean => typeof item === 'object' && item !== null;
-  return Array.isArray(value) ? value.some(isObject) : isObject(value);
 }
 
 function runView(source: RunSource, plan: Plan): RunView {
