@@ -40,6 +40,9 @@ const fillers = new Set(
 const plainWord = /^\p{L}[\p{L}'’]*$/u;
 const projectTests = /^(?:the\s+|all\s+(?:the\s+|of\s+the\s+)?)?(?:whole\s+|full\s+|entire\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests|test\s+suite|testsuite|specs)(?:\s+again)?$/i;
 const testsWith = /^(?:the\s+|all\s+(?:the\s+)?)?(?:whole\s+|full\s+)?(?:(?:unit|integration)\s+)?(?:tests|test\s+suite)\s+(?:with|using|via|through)\s+(\S.*)$/i;
+// "make sure the tests pass", "check that all tests still pass": after a check verb, the project's tests.
+const testsPass =
+  /^(?:the\s+|all\s+(?:the\s+|of\s+the\s+)?)?(?:whole\s+|full\s+|entire\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests|test\s+suite|specs)\s+(?:still\s+)?(?:pass|passes|succeed|succeeds|are\s+green|is\s+green|run\s+green)(?:\s+again)?[.!]?$/i;
 const programSuite = /^(?:the\s+)?(?:whole\s+|full\s+|entire\s+)?(\S+)\s+(?:(?:unit\s+)?tests|(?:test\s+)?suite)$/i;
 const onTarget = /^(\S+)\s+(?:on|over|against|across)\s+(\S.*)$/i;
 // Where "… on <paths>" turns to its purpose (", to check the types"); a space run is matched from its start only.
@@ -69,7 +72,7 @@ const cjkRunWords = new RegExp(alternation(runWords.filter(isCjk)), 'g');
  * argument: an option, a path, a number, quoted text, a subcommand or a name where the
  * program takes one ("run npm run build", "run pytest -q"). English around it makes no
  * command ("run pytest with coverage"), except the well-known forms: "the tests" (the
- * project's `context.testCommand`), "the pytest suite" (`pytest`), "mypy on src" or "on it"
+ * project's `context.testCommand`, also after a check verb: "make sure the tests pass"), "the pytest suite" (`pytest`), "mypy on src" or "on it"
  * (the step before's paths), a working folder ("in web"), a purpose ("to check it") and
  * "and report the results". `line` is one step, trimmed.
  */
@@ -79,8 +82,14 @@ export function recognizeCommand(line: string, context: CommandContext = {}): Co
   const rest = afterVerb ? line.slice(afterVerb[0].length) : afterCheck ? line.slice(afterCheck[0].length) : line;
   const using = afterVerb ? testsWith.exec(rest) : null;
   if (using) return recognizeCommand(`run ${using[1]!}`, context);
+  if (afterCheck && testsPass.test(rest)) return context.testCommand ? testRun(context.testCommand) : undefined;
   if (line.includes('`')) return tickedCommands(rest, afterVerb !== null || afterCheck !== null) ?? commandsAmongRunWords(line);
   return afterVerb ? plainCommands(rest, context) : undefined;
+}
+
+/** The project's test command as the one call. */
+function testRun(testCommand: readonly string[]): CommandAction {
+  return { calls: [{ tool: 'run_command', args: { argv: [...testCommand] } }], inOrder: true };
 }
 
 /** "`npm test`", "run `a` and `b` in web", "make sure `npm run lint` passes". */
@@ -116,9 +125,7 @@ function commandsAmongRunWords(line: string): CommandAction | undefined {
 /** A known program and its arguments after a run verb, or one of the well-known forms. */
 function plainCommands(rest: string, context: CommandContext): CommandAction | undefined {
   const plain = rest.replace(/^(?:the\s+)?(?:command\s+)?/i, '');
-  if (projectTests.test(rest)) {
-    return context.testCommand ? { calls: [{ tool: 'run_command', args: { argv: [...context.testCommand] } }], inOrder: true } : undefined;
-  }
+  if (projectTests.test(rest)) return context.testCommand ? testRun(context.testCommand) : undefined;
   const suite = programSuite.exec(rest);
   const suiteTests = suite ? knownProgram(suite[1])?.tests : undefined;
   if (suiteTests) return { calls: [{ tool: 'run_command', args: { argv: [...suiteTests] } }], inOrder: true };

@@ -49,6 +49,18 @@ describe('recognizeCommand: real command lines only (issue 29, item 2)', () => {
     assert.equal(argvOf('run the tests'), undefined);
   });
 
+  it('runs the project\'s tests for a check that they pass ("make sure the tests pass"), and nothing without a test command', () => {
+    const npm = { testCommand: ['npm', 'test'] };
+    for (const text of ['make sure the tests pass', 'Ensure all tests still pass.', 'check that the unit tests pass', 'verify the test suite is green', 'make sure all of the tests pass again']) {
+      assert.deepEqual(argvOf(text, npm), [['npm', 'test']], text);
+    }
+    assert.equal(argvOf('make sure the tests pass'), undefined);
+    // Not a claim that the tests pass: left to a person or an agent.
+    for (const text of ['make sure the tests cover the parser', 'ensure the tests pass on Windows', 'check the tests', 'make sure tests are fast']) {
+      assert.equal(argvOf(text, npm), undefined, text);
+    }
+  });
+
   it('takes options, paths, numbers, quoted text, subcommands and names where the program takes them', () => {
     assert.deepEqual(argvOf('run pytest -q tests/test_api.py'), [['pytest', '-q', 'tests/test_api.py']]);
     assert.deepEqual(argvOf('run pytest -k slow'), [['pytest', '-k', 'slow']]);
