@@ -238,12 +238,12 @@ export class ReviewViewElement extends LitElement {
         <div class="row"><h2 id="steps-heading">Steps</h2><span class="spacer"></span>
           <vscode-button secondary data-action="add" aria-expanded=${this.adding ? 'true' : 'false'} ?disabled=${locks.edit !== undefined && !this.adding} title=${locks.edit ?? 'Add a step to the plan'} @click=${() => this.toggleAdd(locks.edit)}>Add step</vscode-button>
         </div>
-        ${this.adding ? html`<div class="card"><step-edit-form .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .stepIds=${review.steps.map((step) => step.id)} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.adding}></step-edit-form></div>` : nothing}
+        ${this.adding ? html`<div class="card"><step-edit-form .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .stepIds=${review.steps.map((step) => step.id)} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.adding} .needingModel=${review.kindsNeedingModel ?? []}></step-edit-form></div>` : nothing}
         <ol class="steps">
           ${repeat(
             review.steps,
             (step) => step.id,
-            (step) => renderStepCard(step, ctx(step.id), this.editing === step.id ? html`<step-edit-form .step=${step} .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.editing}></step-edit-form>` : nothing),
+            (step) => renderStepCard(step, ctx(step.id), this.editing === step.id ? html`<step-edit-form .step=${step} .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.editing} .needingModel=${review.kindsNeedingModel ?? []}></step-edit-form>` : nothing),
           )}
         </ol>
       </section>

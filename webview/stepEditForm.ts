@@ -6,6 +6,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { StepView } from '../src/shared/panelViewModel';
+import type { StepKind } from '../src/shared/vocabulary';
 import { tieToError } from './fieldDescription';
 import { EditRequest } from './editRequest';
 import { emitAction, formValuesEvent } from './panelAction';
@@ -49,6 +50,7 @@ export class StepEditForm extends LitElement {
     templates: { attribute: false },
     stepIds: { attribute: false },
     draftValues: { attribute: false },
+    needingModel: { attribute: false },
     values: { state: true },
     errors: { state: true },
   };
@@ -80,6 +82,8 @@ export class StepEditForm extends LitElement {
   stepIds: readonly string[] = [];
   /** What the fields held when the panel was hidden or reloaded (the review's draft): the form opens with it. */
   draftValues: FormValues | undefined;
+  /** The step kinds a model does, when none is set up: the Kind choice says they need one. */
+  needingModel: readonly StepKind[] = [];
   values: FormValues = {};
   errors: Record<string, string> = {};
   private announcement = '';
@@ -217,7 +221,7 @@ export class StepEditForm extends LitElement {
     select: (spec, fieldId) => {
       const value = this.values[spec.name] ?? '';
       return html`<vscode-single-select id=${fieldId} name=${spec.name} .label=${spec.label} .value=${value} @change=${this.onField}>
-        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${spec.optionLabels?.[option] ?? option}</vscode-option>`)}
+        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${spec.optionLabel?.(option, this.needingModel) ?? option}</vscode-option>`)}
       </vscode-single-select>`;
     },
     checkbox: (spec, fieldId) =>

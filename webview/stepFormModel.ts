@@ -36,8 +36,8 @@ export interface FieldSpec {
   placeholder?: string;
   /** The choices of a select; `tools` are the tools the host offers. */
   options?: (tools: readonly string[], current: string) => readonly string[];
-  /** What a select shows for each choice, where its value alone says too little (a step kind's name); else the value. */
-  optionLabels?: Readonly<Record<string, string>>;
+  /** What a select shows for a choice, where its value alone says too little (a step kind's name); else the value. `needingModel`: the kinds a model does, when none is set up. */
+  optionLabel?: (option: string, needingModel: readonly StepKind[]) => string;
   /** Lines a several-line control shows (4 when not given). */
   rows?: number;
   /** A line under the control saying what it accepts, from the workspace's skill names (`undefined`: not read yet). */
@@ -51,7 +51,7 @@ export type FormValues = Partial<Record<FieldName, string>>;
 export const fieldSpecs: Record<FieldName, FieldSpec> = {
   id: { name: 'id', label: 'Id', control: 'text', placeholder: 'e.g. S010' },
   title: { name: 'title', label: 'Title', control: 'text' },
-  kind: { name: 'kind', label: 'Kind', control: 'select', options: () => stepKinds, optionLabels: stepKindLabels },
+  kind: { name: 'kind', label: 'Kind', control: 'select', options: () => stepKinds, optionLabel: (option, needingModel) => (isKind(option) ? kindLabel(option, needingModel) : option) },
   tool: { name: 'tool', label: 'Tool', control: 'select', options: (tools, current) => (tools.length > 0 ? tools : [current]) },
   args: { name: 'args', label: 'Arguments', control: 'code', rows: 6, note: () => argumentsNote },
   agent: { name: 'agent', label: 'Agent', control: 'text' },
@@ -67,14 +67,30 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
   onVerificationFailure: { name: 'onVerificationFailure', label: 'If a check fails', control: 'select', options: () => failurePolicies },
 };
 
-/** The fields that belong to one kind of step, shown after Kind. */
+/** The fields that belong to one kind of step, shown after Kind. A step yours to do has checks: you are told them before you say done. */
 export const kindFields: Readonly<Record<StepKind, readonly FieldName[]>> = {
   tool: ['tool', 'args', 'writes', 'checks'],
   agent: ['agent', 'input', 'skills', 'writes', 'checks'],
   synthesis_gate: ['agent', 'input'],
   human_review: ['agent', 'input'],
   clarification: ['agent', 'input'],
-  manual: ['input'],
+  manual: ['input', 'checks'],
+};
+
+const tried: readonly FieldName[] = ['onFailure', 'maxAttempts', 'critical', 'verification', 'onVerificationFailure'];
+
+/**
+ * What happens when an existing step of each kind fails, shown last. A person's step is never tried again (nothing
+ * would change) and its result is their note or answer, so it has no attempts and no verification predicate; a step
+ * yours to do keeps what happens when one of its checks fails.
+ */
+export const outcomeFields: Readonly<Record<StepKind, readonly FieldName[]>> = {
+  tool: tried,
+  agent: tried,
+  synthesis_gate: tried,
+  human_review: ['onFailure', 'critical'],
+  clarification: ['onFailure', 'critical'],
+  manual: ['onFailure', 'critical', 'onVerificationFailure'],
 };
 
 /** "Skills of this workspace: release, testing." or how to add some; nothing before they were read. */
@@ -118,19 +134,18 @@ const isKind = (kind: string | undefined): kind is StepKind => (stepKinds as rea
 
 /**
  * The fields shown, in visual (and tab) order: the id of a new step, title, kind, the
- * kind's own fields, dependencies, and for an existing step its failure policy, attempts,
- * criticality and verification.
+ * kind's own fields, dependencies, and for an existing step what happens when it fails
+ * (`outcomeFields`). A field not shown keeps the step's value: it is sent as it was.
  */
 export function formFields(kind: string | undefined, adding: boolean): FieldName[] {
   const own = isKind(kind) ? kindFields[kind] : [];
-  return [
-    ...(adding ? (['id'] as const) : []),
-    'title',
-    'kind',
-    ...own,
-    'dependsOn',
-    ...(adding ? [] : (['onFailure', 'maxAttempts', 'critical', 'verification', 'onVerificationFailure'] as const)),
-  ];
+  const outcome = adding ? [] : isKind(kind) ? outcomeFields[kind] : tried;
+  return [...(adding ? (['id'] as const) : []), 'title', 'kind', ...own, 'dependsOn', ...outcome];
+}
+
+/** The Kind choice's words for `kind`: who does the work, and that it needs a model when `needingModel` (the kinds a model does, when none is set up) holds it. */
+export function kindLabel(kind: StepKind, needingModel: readonly StepKind[]): string {
+  return needingModel.includes(kind) ? `${stepKindLabels[kind]} (needs a model: none is set up)` : stepKindLabels[kind];
 }
 
 /** What the form knows of the plan besides the step: each tool's arguments template, and the ids steps have. */
@@ -211,7 +226,8 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
     else if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) errors.args = 'Arguments are names with values, e.g. path: README.md';
     else args = parsed.value as Record<string, unknown>;
   }
-  const checks = tool || values.kind === 'agent' ? checksOf(values.checks, step, errors) : {};
+  const own = isKind(values.kind) ? kindFields[values.kind] : [];
+  const checks = own.includes('checks') ? checksOf(values.checks, step, errors) : {};
   const dependsOn = namesOf(values.dependsOn);
   const agent = values.agent?.trim();
   const skills = values.kind === 'agent' ? [...new Set(namesOf(values.skills))] : undefined;
@@ -219,7 +235,7 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
   // A name no skill can have is not echoed: typed control or direction characters would reorder the message.
   if (skills?.some((name) => name.length > maxListedNameLength || !skillNamePattern.test(name))) errors.skills = skillNameRule;
   else if (unknown.length > 0) errors.skills = unknownSkillsMessage(unknown, context.skills ?? []);
-  const writes = tool || values.kind === 'agent' ? writesOf(values.writes, step, errors) : {};
+  const writes = own.includes('writes') ? writesOf(values.writes, step, errors) : {};
   const byKind = tool
     ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}), ...writes, ...checks }
     : { ...(agent ? { agent } : {}), input: values.input ?? '', ...(skills && (step || skills.length > 0) ? { skills } : {}), ...writes, ...checks };

@@ -128,6 +128,8 @@ export interface ReviewView {
    * blocking notice, and the steps "Do them myself" hands to the user. Start stays disabled.
    */
   modelNeeded?: { message: string; stepIds: string[] };
+  /** Set when no model is set up: the step kinds a model does, which the edit form's Kind choice says need one. */
+  kindsNeedingModel?: StepKind[];
   /** Set when some steps are yours to do: how many, how many run by themselves, and how to hand them to agents. */
   manualSummary?: string;
   /**

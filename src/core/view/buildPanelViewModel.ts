@@ -36,7 +36,7 @@ import { stepRunnerLabel } from './stepRunnerLabel';
 import type { UndoneChanges } from '../tools/undoneChanges';
 import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
-import type { StoppedRunStatus } from '../../shared/vocabulary';
+import { stepKinds, type StoppedRunStatus } from '../../shared/vocabulary';
 import { argumentsTemplate, argumentsText, argumentViews } from './argumentsText';
 import { toolParameters } from '../tools/toolParameters';
 
@@ -151,6 +151,7 @@ function reviewView(source: ReviewSource): ReviewView {
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable, source.regenerateBlockedReason !== undefined),
+    ...(source.regenerateBlockedReason === undefined ? {} : { kindsNeedingModel: stepKinds.filter((kind) => performedBy(kind, 'model')) }),
     ...(source.estimate ? { estimate: estimateView(source.estimate) } : {}),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { StepView } from '../../../src/shared/panelViewModel';
-import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, kindFields, suggestStepId, withFieldValue } from '../../../webview/stepFormModel';
+import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, kindFields, outcomeFields, suggestStepId, withFieldValue } from '../../../webview/stepFormModel';
 
 const step: StepView = {
   id: 'S1',
@@ -25,12 +25,20 @@ describe('webview step form model', () => {
     const kinds = fieldSpecs.kind.options?.([], '') ?? [];
     assert.deepEqual(kinds, ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual']);
     for (const kind of kinds) {
-      const label = fieldSpecs.kind.optionLabels?.[kind] ?? '';
+      const label = fieldSpecs.kind.optionLabel?.(kind, []) ?? '';
       assert.match(label, /^[A-Z][a-z ]+: [a-z]/, `${kind}: ${label}`);
       assert.doesNotMatch(label, /_/, kind);
     }
-    assert.equal(fieldSpecs.kind.optionLabels?.['human_review'], 'Your review: you approve or reject');
-    assert.equal(fieldSpecs.tool.optionLabels, undefined, 'a tool is named by its own name');
+    assert.equal(fieldSpecs.kind.optionLabel?.('human_review', []), 'Your review: you approve or reject');
+    assert.equal(fieldSpecs.tool.optionLabel, undefined, 'a tool is named by its own name');
+  });
+
+  it('says which kinds need a model when none is set up (a newcomer added an Agent step that could not run)', () => {
+    const needing = ['agent', 'synthesis_gate'] as const;
+    assert.equal(fieldSpecs.kind.optionLabel?.('agent', needing), 'Agent: a model works on it with tools (needs a model: none is set up)');
+    assert.equal(fieldSpecs.kind.optionLabel?.('synthesis_gate', needing), 'Summary: a model sums up earlier results (needs a model: none is set up)');
+    assert.equal(fieldSpecs.kind.optionLabel?.('manual', needing), 'Yours to do: you do it, then say done');
+    assert.equal(fieldSpecs.kind.optionLabel?.('agent', []), 'Agent: a model works on it with tools');
   });
 
   it('shows the fields of the chosen kind after Kind, and the failure fields only when editing', () => {
@@ -64,8 +72,26 @@ describe('webview step form model', () => {
       'onVerificationFailure',
     ]);
     assert.deepEqual(formFields('tool', true), ['id', 'title', 'kind', 'tool', 'args', 'writes', 'checks', 'dependsOn']);
-    assert.deepEqual(formFields('manual', false), ['title', 'kind', 'input', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification', 'onVerificationFailure']);
     for (const fields of Object.values(kindFields)) for (const name of fields) assert.ok(fieldSpecs[name], name);
+  });
+
+  it('offers a person\'s step no attempts and no verification predicate: it is never tried again, and its result is their note (trial)', () => {
+    assert.deepEqual(formFields('manual', false), ['title', 'kind', 'input', 'checks', 'dependsOn', 'onFailure', 'critical', 'onVerificationFailure']);
+    assert.deepEqual(formFields('clarification', false), ['title', 'kind', 'agent', 'input', 'dependsOn', 'onFailure', 'critical']);
+    assert.deepEqual(formFields('human_review', false), ['title', 'kind', 'agent', 'input', 'dependsOn', 'onFailure', 'critical']);
+    assert.deepEqual(formFields('manual', true), ['id', 'title', 'kind', 'input', 'checks', 'dependsOn']);
+    for (const fields of Object.values(outcomeFields)) for (const name of fields) assert.ok(fieldSpecs[name], name);
+  });
+
+  it('keeps a hidden field\'s value: a manual step\'s verification is sent as it was, and its checks are edited', () => {
+    const manual: StepView = { ...step, kind: 'manual', runner: 'you', agent: undefined, verification: 'result.length > 0', checksText: '- kind: file_exists\n  path: docs/usage.md' };
+    const values = initialValues(manual, []);
+    const edited = formToEdit({ ...values, checks: '- kind: file_exists\n  path: docs/guide.md' }, manual);
+    assert.ok(edited.ok);
+    assert.equal(edited.edit.type, 'updateStep');
+    const patch = edited.edit.type === 'updateStep' ? edited.edit.patch : undefined;
+    assert.equal(patch?.verification, 'result.length > 0');
+    assert.deepEqual(patch?.checks, [{ kind: 'file_exists', path: 'docs/guide.md' }]);
   });
 
   it('names every field by a visible label, and every select has its choices', () => {
