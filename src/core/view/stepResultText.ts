@@ -9,19 +9,44 @@ export function describedResult(result: unknown, maxLine: number): string | unde
 
 /**
  * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: the project's program that ran
- * (`program`, when not PATH's), its exit code and the last line it printed, rather than its JSON with escaped
- * newlines. `undefined` for any other result.
+ * (`program`, when not PATH's), its exit code and what its tests counted (`testCounts`), else the last line it printed,
+ * rather than its JSON with escaped newlines. `undefined` for any other result.
  */
 function commandLine(result: unknown, maxLine: number): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
   const { exitCode, stdout, stderr, program } = result as Record<string, unknown>;
   if (typeof exitCode !== 'number' || typeof stdout !== 'string') return undefined;
   const output = stdout.trim() === '' && typeof stderr === 'string' ? stderr : stdout;
-  // Only the end is read: the last line of a 5 MB output must not cost a split of all of it.
-  const last = output.slice(-maxLine * 4).trimEnd().split('\n').pop()?.trim() ?? '';
   // A project's own program (`.venv/bin/mypy`) is named: it is not the one PATH gives.
   const ran = typeof program === 'string' ? `ran ${program.slice(0, maxLine)}: ` : '';
+  const tests = testCounts(output);
+  if (tests !== undefined) return `${ran}exit code ${exitCode}, tests: ${tests.slice(0, maxLine)}`;
+  // Only the end is read: the last line of a 5 MB output must not cost a split of all of it.
+  const last = output.slice(-maxLine * 4).trimEnd().split('\n').pop()?.trim() ?? '';
   return last === '' ? `${ran}exit code ${exitCode}` : `${ran}exit code ${exitCode}, last output: ${last}`;
+}
+
+// How far from its end a test runner's output is searched for its counts: mocha prints its failures after them.
+const testTail = 8192;
+// TAP's closing comments (node --test, tap, tape): "# pass 3", "# fail 0"; node's last one is "# duration_ms 41.2".
+const tapCount = /^# (tests|pass|fail|skipped|todo|cancelled) (\d+)$/gm;
+// A runner's own line of counts: "3 passed in 0.02s" (pytest), "3 passing (5ms)" and "1 failing" (mocha),
+// "Tests:       1 failed, 2 passed, 3 total" (jest, vitest), "test result: ok. 3 passed; 0 failed" (cargo).
+const countLine = /^[= \t]*(?:Tests:\s+|test result: \w+\.\s+)?\d+ (?:passed|passing|failed|failing)\b.*$/gm;
+
+/**
+ * What the tests a command ran counted, from the end of its output: TAP's counts ("tests 3, pass 2, fail 1"), or a
+ * runner's lines of counts ("3 passing (5ms); 1 failing"). `undefined` when it printed none: its last line then says.
+ */
+function testCounts(output: string): string | undefined {
+  const tail = output.slice(-testTail);
+  const tap = [...tail.matchAll(tapCount)].filter((match) => match[1] === 'tests' || match[1] === 'pass' || match[1] === 'fail');
+  if (tap.some((match) => match[1] === 'pass') && tap.some((match) => match[1] === 'fail')) {
+    return tap.slice(-3).map((match) => `${match[1]} ${match[2]}`).join(', ');
+  }
+  // Cut before it is tidied: a line of 8 KB of spaces must not cost a backtracking trim.
+  const lines = [...tail.matchAll(countLine)].map((match) => match[0].slice(0, 400).replace(/^[=\s]+|[=\s]+$/g, '').replace(/\s+/g, ' '));
+  return lines.length === 0 ? undefined : lines.slice(-2).join('; ');
 }
 
 /**

@@ -31,4 +31,22 @@ describe('describedResult', () => {
       [undefined, undefined, undefined, undefined, undefined, undefined, undefined],
     );
   });
+
+  it('says what a test run counted, not its last line (a newcomer read "last output: # duration_ms 41.2")', () => {
+    const run = (stdout: string, exitCode = 0) => describedResult({ exitCode, stdout, stderr: '' }, 160);
+    const tap = 'TAP version 13\n# Subtest: add\nok 1 - add\n1..3\n# tests 3\n# suites 0\n# pass 2\n# fail 1\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 41.2\n';
+    assert.equal(run(tap, 1), 'exit code 1, tests: tests 3, pass 2, fail 1');
+    assert.equal(run('....\n========== 3 passed in 0.02s ==========\n'), 'exit code 0, tests: 3 passed in 0.02s');
+    const mocha = `\n  adds\n    ✔ two numbers\n\n  2 passing (5ms)\n  1 failing\n\n  1) adds\n     AssertionError: expected 5 to equal 4\n${'      at stack\n'.repeat(40)}`;
+    assert.equal(run(mocha, 1), 'exit code 1, tests: 2 passing (5ms); 1 failing');
+    assert.equal(run('Test Suites: 1 passed, 1 total\nTests:       1 failed, 2 passed, 3 total\nSnapshots:   0 total\nTime:        0.5 s\nRan all test suites.\n', 1), 'exit code 1, tests: Tests: 1 failed, 2 passed, 3 total');
+    assert.equal(run('running 3 tests\ntest result: ok. 3 passed; 0 failed; 0 ignored\n\n   Doc-tests x\n'), 'exit code 0, tests: test result: ok. 3 passed; 0 failed; 0 ignored');
+  });
+
+  it('keeps the last line of any other command, also one that only mentions counts inside a sentence', () => {
+    const run = (stdout: string) => describedResult({ exitCode: 0, stdout, stderr: '' }, 160);
+    assert.equal(run('building\nwrote dist/app.js\n'), 'exit code 0, last output: wrote dist/app.js');
+    assert.equal(run('the 3 passed arguments were read\ndone\n'), 'exit code 0, last output: done');
+    assert.equal(run('# pass 3\nno fail line\n'), 'exit code 0, last output: no fail line');
+  });
 });
