@@ -110,7 +110,9 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
         }
         if (holdsPrivateKey(text)) {
           ctx.withheld?.(path);
-          filesSkipped++;
+          // Counted as a file without a match, as the searcher counts it when the query is not in it: counted as skipped
+          // only when read, the counts told the model whether its guess of the key was right (an outside attack).
+          filesSearched++;
           return true;
         }
         filesSearched++;

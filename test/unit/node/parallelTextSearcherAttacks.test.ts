@@ -258,3 +258,36 @@ describe('parallel text searcher against a directory swapped for a link while it
     }
   });
 });
+
+describe('search_text over a file holding a private key, with and without reader threads', function () {
+  this.timeout(60_000);
+  let root: string;
+  beforeEach(function () {
+    if (!kernelKnowsOpenFiles) this.skip();
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-oracle-'));
+  });
+  afterEach(() => {
+    if (root !== undefined) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('attack: counts nothing that tells whether a guess is in a file holding a private key (search_text as an oracle)', async () => {
+    // Not named as a credentials file: only its content keeps it from the model. The threads saw it without a match for a
+    // wrong guess (counted searched) and the reader skipped it for a right one (counted skipped): the key, one character at a time.
+    const key = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCSECRET\n-----END PRIVATE KEY-----\n';
+    for (let index = 0; index < 8; index++) write(root, `f${index}.txt`, `plain file ${index}\n`);
+    write(root, 'service-account.json', JSON.stringify({ type: 'service_account', private_key: key }));
+    const withheld: string[] = [];
+    for (const workspace of [threaded(root), readerOnly(root)]) {
+      const ctx = makeToolContext({ workspace, withheld: (file: string) => withheld.push(file) });
+      const counts = async (query: string) => {
+        const result = await searchTextTool.run(ctx, { query }, neverAborted);
+        return { matches: result.matches.length, searched: result.filesSearched, skipped: result.filesSkipped, truncated: result.truncated };
+      };
+      const right = await counts('AASCSECRET');
+      assert.deepEqual(right, { matches: 0, searched: 9, skipped: 0, truncated: false });
+      assert.deepEqual(await counts('AASCSECREX'), right);
+      assert.deepEqual(await counts('plain file'), { matches: 8, searched: 9, skipped: 0, truncated: false });
+    }
+    assert.ok(withheld.every((file) => file === 'service-account.json'), withheld.join());
+  });
+});
