@@ -2,6 +2,7 @@ import type { FileChangedInRun } from '../interactionPorts';
 import type { WorkspaceFs } from '../workspacePorts';
 import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
 import { programName } from './commandAllowRules';
+import { caseFold } from '../workspace/caseFold';
 
 /**
  * Where a program reads a file that decides what it runs, relative to its working folder.
@@ -136,10 +137,10 @@ export async function changedDefiningFiles(
   };
   const { exact, within, anywhere } = definingPaths(command.argv, await locate(command.cwd));
   const wanted = new Set<string>();
-  for (const path of exact) for (const led of await locate(path)) wanted.add(led.toLowerCase());
+  for (const path of exact) for (const led of await locate(path)) wanted.add(caseFold(led));
   const found: FileChangedInRun[] = [];
   for (const change of changed) {
-    const forms = (await locate(change.path)).map((form) => form.toLowerCase());
+    const forms = (await locate(change.path)).map((form) => caseFold(form));
     const defines = forms.some(
       (form) =>
         wanted.has(form) ||
@@ -202,7 +203,7 @@ function definingPaths(argv: readonly string[], folders: readonly string[]): { e
   const add = (folder: string, name: string): void => {
     const path = join(folder, name);
     if (path === undefined) return;
-    if (name.endsWith('/')) within.push(`${path.toLowerCase()}/`);
+    if (name.endsWith('/')) within.push(`${caseFold(path)}/`);
     else exact.push(path);
   };
   for (const files of programsOf(argv).flatMap((name) => (Object.hasOwn(commandDefiningFiles, name) ? [commandDefiningFiles[name] as DefiningFiles] : []))) {
@@ -210,7 +211,7 @@ function definingPaths(argv: readonly string[], folders: readonly string[]): { e
       for (const name of files.here ?? []) add(folder, name);
       for (const above of foldersUp(folder)) for (const name of files.up ?? []) add(above, name);
     }
-    anywhere.push(...(files.anywhere ?? []).map((name) => name.toLowerCase()));
+    anywhere.push(...(files.anywhere ?? []).map((name) => caseFold(name)));
   }
   for (const folder of folders) for (const script of scriptsOf(argv)) add(folder, script);
   return { exact, within, anywhere };

@@ -22,6 +22,7 @@ import { outputPercentReader } from './outputPercent';
 import { helperLookup } from './programHelpers';
 import { withoutPrivateKeys } from '../workspace/credentialFiles';
 import { keptFileOutputStream, withoutKeptFileLines } from './keptFileOutput';
+import { caseFold } from '../workspace/caseFold';
 
 /** Defaults and limits of `run_command`: milliseconds and bytes. */
 export const commandDefaults = { timeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputBytes: 64 * 1024, maxOutputLimit: 1024 * 1024 } as const;
@@ -111,7 +112,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     const byStep = await changedDefiningFiles(ctx.workspace, { argv: input.argv, cwd }, ctx.filesChangedInRun?.() ?? [], signal);
     // And one changed on disk since the run started, which no step reports (a command's `git checkout other -- package.json`).
     const onDisk = ctx.runStartedAt === undefined ? [] : await definingFilesChangedSince(ctx.workspace, { argv: input.argv, cwd }, ctx.runStartedAt, signal);
-    const changedInRun = [...byStep, ...onDisk.filter((change) => !byStep.some((known) => known.path.toLowerCase() === change.path.toLowerCase()))];
+    const changedInRun = [...byStep, ...onDisk.filter((change) => !byStep.some((known) => caseFold(known.path) === caseFold(change.path)))];
     if (changedInRun.length > 0) {
       ctx.output?.(`Asks: this run changed ${describeChangedInRun(changedInRun)}, which the command reads to decide what it runs.\n`);
     }

@@ -1,3 +1,4 @@
+import { caseFold } from './caseFold';
 import { windowsName } from './windowsName';
 
 /**
@@ -60,15 +61,16 @@ const bareCloneConfig = /\/[^/]+\.git\/config$/;
 /** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name or place. */
 export function isCredentialFile(relative: string): boolean {
   // Windows drops a name's trailing dots and spaces (`.env.` and `.ssh /id_rsa` open `.env` and `.ssh/id_rsa` there); a copy
-  // an editor or a person left beside it holds the same (`.env~`, `.npmrc.bak`, `.kube/config.old`).
-  const kept = withoutBackupSuffixes(relative.split('/').map(windowsName).join('/'));
+  // an editor or a person left beside it holds the same (`.env~`, `.npmrc.bak`, `.kube/config.old`). Names are folded as a
+  // case-insensitive disk folds them: `credentialſ` and `deploy.\u212Aey` open `credentials` and `deploy.key` there.
+  const kept = withoutBackupSuffixes(relative.split('/').map((segment) => caseFold(windowsName(segment))).join('/'));
   const name = kept.slice(kept.lastIndexOf('/') + 1);
   if (credentialName.test(name)) return true;
-  const path = `/${kept.toLowerCase()}`;
+  const path = `/${kept}`;
   if (bareCloneConfig.test(path)) return true;
   return credentialPlaces.some((place) => {
     if (!place.endsWith('/')) return path.endsWith(`/${place}`);
-    return path.includes(`/${place}`) && !name.toLowerCase().endsWith('.pub');
+    return path.includes(`/${place}`) && !name.endsWith('.pub');
   });
 }
 

@@ -1,3 +1,4 @@
+import { caseFold } from './caseFold';
 import { windowsName } from './windowsName';
 
 /** A place inside a workspace that tools never change, by the directory name that starts it. */
@@ -13,7 +14,8 @@ const places: readonly ProtectedPlace[] = [git, { name: '.task-planner', keeper:
 
 function placeOf(segment: string): ProtectedPlace | undefined {
   // Windows drops a name's trailing dots and spaces: `.git.` and `.git ` open `.git` there.
-  const lower = windowsName(segment).toLowerCase();
+  // A case-insensitive disk opens `.GIT` and `.taſk-planner` as `.git` and `.task-planner`.
+  const lower = caseFold(windowsName(segment));
   return places.find((place) => place.name === lower);
 }
 

@@ -101,6 +101,9 @@ describe('changedDefiningFiles', () => {
     assert.deepEqual(await found(['npm', 'test'], ['./package.json']), ['./package.json']);
     assert.deepEqual(await found(['npm', 'test'], ['sub/../package.json']), ['sub/../package.json']);
     assert.deepEqual(await found(['npm', 'test'], ['Package.JSON']), ['Package.JSON'], 'a case-insensitive file system opens it as package.json');
+    // APFS and NTFS fold the Kelvin sign to k and ſ to s as well (2026-12-06).
+    assert.deepEqual(await found(['npm', 'test'], ['pac\u212Aage.json']), ['pac\u212Aage.json'], 'a case-insensitive file system opens it as package.json');
+    assert.deepEqual(await found(['make'], ['Ma\u212Aefile']), ['Ma\u212Aefile']);
     assert.deepEqual(await found(['make'], ['pkg\\Makefile'], './pkg/'), ['pkg\\Makefile']);
     assert.deepEqual(await found(['node', './x/../run.js'], ['run.js'], 'a/b/..'), []);
     assert.deepEqual(await found(['node', './x/../run.js'], ['a/run.js'], 'a/b/..'), ['a/run.js']);

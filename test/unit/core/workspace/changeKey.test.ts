@@ -20,6 +20,13 @@ describe('changeKey', () => {
     assert.equal(foldedPath('Caf\u0065\u0301/A.TXT'), 'caf\u00e9/a.txt');
   });
 
+  it('attack: gives one key to the spellings a case-insensitive disk opens as one file (ſ, the Kelvin sign, ı)', () => {
+    // Two parallel edit_file steps on notes.md and noteſ.md both said "edited" on a case-folding disk, and one edit was lost.
+    assert.equal(changeKey('/w', 'note\u017F.md'), changeKey('/w', 'notes.md'));
+    assert.equal(changeKey('/w', '\u212Aey.txt'), changeKey('/w', 'key.txt'));
+    assert.equal(changeKey('/w', 'L\u0131ST.md'), changeKey('/w', 'list.md'));
+  });
+
   it('keeps different files apart', () => {
     assert.notEqual(changeKey('/w', 'a.txt'), changeKey('/w', 'b.txt'));
     assert.notEqual(changeKey('/w', 'x.txt'), changeKey('/w/sub', 'x.txt'));

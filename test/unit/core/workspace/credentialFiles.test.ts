@@ -22,6 +22,8 @@ describe('isCredentialFile', () => {
     'credentials-backup.json', '.env 2', '.ENV COPY', 'id_ed25519 (2)', '.env.local copy', '.npmrc.12', '.env (12th copy)', '.env 12',
     // Names Windows opens without their trailing dots and spaces (2026-12-03).
     '.env.', '.env ', '.npmrc. .', 'id_rsa.', '.ssh./deploy', '.ssh /deploy', '.kube. /config',
+    // Letters a case-insensitive disk (APFS, NTFS) folds to ASCII ones: each opened the file it spells there (2026-12-06).
+    'deploy.\u212Aey', '\u212Aubeconfig', '.pgpa\u017F\u017F', 'credential\u017F', '.\u017Fsh/id_rsa', 'id_r\u017Fa', '.git-credential\u017F', 'prod.tf\u017Ftate',
   ];
   const ordinary = [
     '.env.example', '.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'src/credentials.ts', 'docs/credentials.md', 'keyboard.ts',

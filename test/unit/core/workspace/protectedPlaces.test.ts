@@ -27,6 +27,13 @@ describe('protectedPlaces', () => {
     assert.deepEqual(['src/.task-planner-tmp-0123abcd', 'task-planner/a.ts'].map(isProtectedPath), [false, false]);
   });
 
+  it('attack: protects the places spelled with letters a case-insensitive disk folds to theirs (ſ, the Kelvin sign, ı)', () => {
+    // On APFS and NTFS each opens .task-planner or .git: a write_file of .taſk-planner/runs/r1.jsonl overwrote the journal.
+    assert.deepEqual(['.ta\u017Fk-planner', '.tas\u212A-planner', '.g\u0131t'].map(isProtectedSegment), [true, true, true]);
+    assert.equal(isProtectedPath('.ta\u017Fk-planner/runs/r1.jsonl'), true);
+    assert.deepEqual(['.g\u00eft', '.gi', 'stra\u00dfe'].map(isProtectedSegment), [false, false, false]);
+  });
+
   it('says where a refused change leads and why', () => {
     assert.equal(protectedPlaceReason('.git/config'), 'it leads to .git/config, inside .git, which git manages: tools never change files there');
     assert.equal(
