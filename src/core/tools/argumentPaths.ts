@@ -2,6 +2,7 @@ import type { WorkspaceFs } from '../workspacePorts';
 import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
+import { isWorkspaceError } from '../workspace/workspaceError';
 import { withheldRead } from './withheldFiles';
 
 /** Most arguments of one command whose paths are looked at: a longer command line asks for what is past them. */
@@ -42,7 +43,8 @@ const maxGlued = 64;
 
 /**
  * Why an allow rule does not cover a command whose words are all allowed: an argument names a path of the workspace
- * that leads out of it through a link (`etclink/hostname` with `etclink -> /etc`), or a file tools keep from the model
+ * that leads out of it through a link (`etclink/hostname` with `etclink -> /etc`), a file with another hard link (unless
+ * the workspace allows them: another name may be outside), or a file tools keep from the model
  * (`.env`, a key: a command's output reaches the model as a tool's would). `undefined` when none does. Paths are taken
  * relative to `cwd`; absolute and upward paths are `namesPathOutside`'s, which asks before this.
  */
@@ -62,6 +64,7 @@ export async function pathArgumentNotCovered(workspace: WorkspaceFs, cwd: string
         if (withheld !== undefined) return `${shown} is a file tools keep from the model (${withheld.file}), and a command's output reaches the model`;
       } catch (error) {
         if (error instanceof PathRefusedError) return `${shown} leads out of the workspace (${error.reason})`;
+        if (isWorkspaceError(error, 'hard_link')) return `${shown} is a hard link: the same file has other names, and one may be outside the workspace`;
         throw error;
       }
     }

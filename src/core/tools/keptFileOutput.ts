@@ -94,6 +94,9 @@ const privateKeyEnd = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|Priva
 /** A filter of one line at a time, which remembers what the lines before said (a kept file's part of a patch, its heading). */
 function keptFileLineFilter(argv: readonly string[]): (line: string) => string[] {
   const headings = printsHeadings(argv);
+  const graph = drawsGraph(argv);
+  // git grep over a tree's revision puts the file after two or more fields (`HEAD:sub:.env:…`); other searches after one at most.
+  const fields = programName(argv[0] ?? '') === 'git' && argv[1] === 'grep' ? maxSeparators : 1;
   // Search output names the same files again and again: each name is judged once (at most `maxRemembered` of them).
   const judged = new Map<string, boolean>();
   const kept = (name: string): boolean => {
@@ -113,7 +116,9 @@ function keptFileLineFilter(argv: readonly string[]): (line: string) => string[]
   };
   return (printed) => {
     const line = withoutUrlCredentials(printed);
-    const plain = line.replace(terminalEscapes, '');
+    const escaped = line.replace(terminalEscapes, '');
+    // `git log --graph -p` draws its graph before every line (`| diff --git a/.env b/.env`), so no header started a line.
+    const plain = graph ? escaped.replace(graphColumns, '') : escaped;
     if (skipping === 'part' && !partEnd.test(plain)) return [];
     if (skipping === 'heading' && plain !== '') return [];
     skipping = undefined;
@@ -129,7 +134,7 @@ function keptFileLineFilter(argv: readonly string[]): (line: string) => string[]
     }
     const json = jsonPath.exec(plain);
     if (json !== null && kept(json[1]!.replace(/\\(.)/g, '$1'))) return [];
-    const name = searchLineOfKeptFile(plain, kept);
+    const name = searchLineOfKeptFile(plain, kept, fields);
     if (name === undefined) return out(line);
     // A line `withoutPrivateKeys` already took the key out of holds nothing more; the rest of a run of lines goes into one.
     const instead = plain.slice(name.length + 1) === withheldPrivateKey ? plain : `${name}${plain[name.length]}${withheldFileLines}`;
@@ -156,6 +161,14 @@ export function withoutUrlCredentials(line: string): string {
   return line
     .replace(urlPassword, (_whole, user: string) => `://${user}:${withheldUrlCredential}@`)
     .replace(urlTokenUser, (whole, user: string) => (/[A-Za-z]/.test(user) && /\d/.test(user) ? `://${withheldUrlCredential}@` : whole));
+}
+
+// The columns git's `--graph` draws before a line: `*`, `|`, `/`, `\`, `_` and spaces (an octopus merge's `-.` only on its commit's line).
+const graphColumns = /^[*|/\\_ ]+/;
+
+/** Whether `argv` is git's drawing a graph before each line (`git log --graph`, which git takes unabbreviated only). */
+function drawsGraph(argv: readonly string[]): boolean {
+  return programName(argv[0] ?? '') === 'git' && argv.includes('--graph');
 }
 
 /** Whether `argv` prints each file's name on a line of its own above its lines: ripgrep's `--heading` or `--pretty` (`-p`), git grep's `--heading`. */
@@ -194,19 +207,24 @@ function isKeptName(name: string): boolean {
 }
 
 /**
- * The name of the kept file a search's `line` is from, or `undefined`: a name before its first `:` or `\0`, or before a `-`
- * ahead of them (a context line), also after a revision (`HEAD:.env:…` of git grep), as the line spells it. `kept` judges a
- * name (`isKeptName`, remembered).
+ * The text of a search's `line` up to the name of the kept file it is from, or `undefined`: a name ending a field (a field
+ * ends at a `:` or `\0`) or ahead of a `-` or `=` in one (a context line; git grep's function line of `-p` and `-W`), in
+ * the first field or one of the `after` fields after it: a revision comes first (`HEAD:.env:…`), and git grep's of a tree
+ * may hold a `:` of its own (`HEAD::.env:…`, `HEAD:sub:.env:…`, `HEAD:./:.env=…`). `kept` judges a name (`isKeptName`, remembered).
  */
-function searchLineOfKeptFile(line: string, kept: (name: string) => boolean): string | undefined {
+function searchLineOfKeptFile(line: string, kept: (name: string) => boolean, after: number): string | undefined {
   const head = line.slice(0, maxNameLength);
-  // The text before the first `:` or `\0` (all of the line without one), and before each `-` in it.
-  const first = /^[^:\0]*/.exec(head)![0];
-  const names = [...first.matchAll(/-/g)].slice(0, maxSeparators).map((dash) => first.slice(0, dash.index));
-  if (first !== head) names.push(first);
-  const name = names.find(kept);
-  if (name !== undefined) return name;
-  // git grep over a revision: `HEAD:.env:…`, the file after the revision.
-  const revision = /^[^:\0]*[:\0]([^:\0]*)[:\0]/.exec(head);
-  return revision !== null && kept(revision[1]!) ? revision[0].slice(0, -1) : undefined;
+  let start = 0;
+  for (let field = 0; field <= after; field++) {
+    const rest = head.slice(start);
+    const end = rest.search(/[:\0]/);
+    const text = end < 0 ? rest : rest.slice(0, end);
+    const names = [...text.matchAll(/[-=]/g)].slice(0, maxSeparators).map((separator) => text.slice(0, separator.index));
+    if (end >= 0) names.push(text);
+    const name = names.find(kept);
+    if (name !== undefined) return head.slice(0, start) + name;
+    if (end < 0) return undefined;
+    start += end + 1;
+  }
+  return undefined;
 }

@@ -42,6 +42,11 @@ const everyProgram: ProgramRisks = {
     'report-dir', 'report-filename', 'diagnostic-dir', 'tls-keylog',
     // Node's profilers write where they are told (`npm test -- --cpu-prof --cpu-prof-name=README.md` overwrote it: an outside attack).
     'cpu-prof*', 'heap-prof*', 'heapsnapshot*',
+    // And so do its trace events and V8's logs, given to node directly (`npm test -- --trace-events-enabled
+    // --trace-event-file-pattern=README.md` and `--prof --logfile=README.md` overwrote it: an outside attack); `--perf-*-prof`
+    // writes a map outside the workspace, `--trace-turbo*` and `--redirect-code-traces-to` files of their own.
+    'trace-event*', 'trace-events-enabled', 'prof', 'logfile', 'log-all', 'log-code*', 'log-source-code', 'log-function-events',
+    'log-internal-timer-events', 'log-ic', 'log-maps*', 'log-deopt', 'perf-basic-prof*', 'perf-prof*', 'trace-turbo*', 'redirect-code-traces*',
     // What linters and formatters name their rewriting of the sources (`ruff check --fix`, `biome check --write`, `isort
     // --overwrite-in-place`, `rubocop --autocorrect-all`), a plugin they load (`pylint --load-plugins`), and where a checker
     // writes its reports or cache (`mypy --junit-xml README.md`): each ran unasked under a rule ending in `...` (an outside attack).
@@ -62,6 +67,8 @@ const testRunners: ProgramRisks = {
     'test-results-processor', 'test-sequencer', 'preset', 'filter', 'cache-directory', 'module-name-mapper', 'package', 'fix', 'write',
     // vitest's `--api` serves its UI's API, through which anything on the machine can change and run files (an outside attack).
     'api',
+    // mocha passes `--v8-<flag>` to V8 (`--v8-logfile=README.md` wrote it: an outside attack).
+    'v8-*',
   ],
   short: 'cnORru',
   why: 'loads code, reads configuration or writes files',
@@ -179,6 +186,11 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
   'git commit-tree': { short: 'S', why: gitRuns },
   // Deleting or moving a tag changes the repository (an outside attack: `git tag -d v1.0.0`, `git tag -f v1.0.0 HEAD~5`).
   'git tag': { long: ['verify', 'delete', 'force'], short: 'aesuvdf', why: 'runs another program (an editor or gpg) or changes the repository' },
+  // `expire` and `delete` drop the reflog's entries, the way back to lost commits; a second ref (always `refs/…`) or `-d` moves
+  // or deletes what HEAD points to; `--lost-found` writes under .git (each ran unasked: an outside attack).
+  'git reflog': { short: '', values: /^(?:expire|delete)$/, why: "deletes the reflog's entries, the way back to lost commits" },
+  'git symbolic-ref': { long: ['delete'], short: 'd', values: /^refs\//, why: 'changes what the reference points to' },
+  'git fsck': { long: ['lost-found'], short: '', why: 'writes files under .git' },
   // Adding or changing a remote writes .git/config (an outside attack: `git remote set-url origin https://attacker…`).
   'git remote': { short: '', values: /^(?:add|rename|remove|rm|set-head|set-branches|set-url|prune|update)$/, why: "changes the repository's configuration" },
   // `--apply` undoes `--check` and `--stat`: the patch is applied (an outside attack wrote a file through `git apply --check ...`).
@@ -325,6 +337,8 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
     long: [
       'override-ini', 'rootdir', 'confcutdir', 'basetemp', 'junit-xml', 'debug', 'pastebin', 'result-log', 'log-file', 'cov-report', 'pdbcls', 'html',
       'report-log', 'json-report-file',
+      // pytest-benchmark's results, saved runs and histograms go where they say (`--benchmark-json=README.md` overwrote it: an outside attack).
+      'benchmark-json', 'benchmark-save*', 'benchmark-autosave', 'benchmark-storage', 'benchmark-histogram', 'benchmark-cprofile-dump',
     ],
     short: 'cop',
     why: 'loads a plugin, reads other configuration or writes files',
@@ -343,7 +357,11 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
     { short: 'i', why: 'changes files' },
     { long: ['split-exp'], short: 's', values: /\bload\w*\s*\(/, why: 'writes files, or reads files anywhere' },
   ],
-  jq: { short: '', values: /\b(?:import|include)\s*"|\bmodulemeta\b/, why: 'reads modules and data files anywhere' },
+  jq: [
+    { short: '', values: /\b(?:import|include)\s*"|\bmodulemeta\b/, why: 'reads modules and data files anywhere' },
+    // A program read from a file (`-f report.jq`, which can import credentials.json) or modules from a folder: what runs is not in the command.
+    { long: ['from-file', 'library-path'], short: 'fL', why: 'runs a program from a file, which can read modules and data files anywhere' },
+  ],
   // `-R` runs tree again in each folder, writing a `00Tree.html` there.
   tree: { short: 'R', why: 'writes files' },
   // phpunit's bootstrap is PHP run first, `-d` sets PHP's settings (`auto_prepend_file`), and its logs and reports go where they say.
@@ -440,6 +458,10 @@ const ownOptions: Readonly<Record<string, { long: readonly string[]; short: stri
   grep: { long: [], short: 'o' },
   cargo: { long: ['test', 'bench', 'example'], short: '' },
   pytest: { long: ['co'], short: '' },
+  // Their `--trace` prints what runs (not Node's trace events).
+  rake: { long: ['trace'], short: '' },
+  make: { long: ['trace'], short: '' },
+  gmake: { long: ['trace'], short: '' },
 };
 
 export const programRisks = {

@@ -70,6 +70,23 @@ function furtherTargets(words: readonly string[], further: readonly string[], na
   return new Set(targetPositions([...words.slice(1), ...further], valued).map((index) => index - (words.length - 1)));
 }
 
+/**
+ * What puts `git branch` and `git tag` in list mode, where their words are patterns (`git branch --list 'feat*'`); without one
+ * a word is the name of a branch or tag they make (`git branch evil HEAD~2`, `git tag v9 HEAD~2`: an outside attack). As git
+ * 2.39 reads them: `-v`, `--sort` and `--format` do not list (`git branch -v x` made `x`); an abbreviation counts as none.
+ */
+const listsRefs: Readonly<Record<string, RegExp>> = {
+  'git branch': /^(?:-[a-km-zA-Z]*l[a-zA-Z]*|--(?:list|contains|no-contains|merged|no-merged|points-at|show-current)(?:=.*)?)$/s,
+  'git tag': /^(?:-[a-kmo-zA-Z]*[ln][a-zA-Z\d]*|--(?:list|contains|no-contains|merged|no-merged|points-at)(?:=.*)?)$/s,
+};
+
+/** The first of `further` that names a branch or tag `git branch` or `git tag` would make (`listsRefs`), or `undefined`. */
+function madeRef(names: readonly string[], words: readonly string[], further: readonly string[]): string | undefined {
+  const lists = names.map((named) => listsRefs[named]).find((pattern) => pattern !== undefined);
+  if (lists === undefined || [...words, ...further].some((word) => lists.test(word))) return undefined;
+  return further.find((word) => !word.startsWith('-'));
+}
+
 const interpreters = new Set([
   'node', 'nodejs', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'java', 'npx', 'pnpx', 'bunx', 'uvx', 'ipython', 'irb',
 ]);
@@ -142,7 +159,9 @@ export function riskyArgument(
   const targets = furtherTargets(words, further, name);
   const ruleOptions = words.slice(1).flatMap((word) => optionKeys(word, singleDash));
   const whole = new Set(own.flatMap((options) => options.long).map((option) => option.replace(/-/g, '')));
+  const made = madeRef(names, words, further);
   for (const [index, argument] of further.entries()) {
+    if (argument === made) return { argument, why: `makes a ${names.includes('git tag') ? 'tag' : 'branch'} of the name given, changing the repository` };
     const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash, whole));
     if (risk !== undefined) return { argument, why: risk.why };
     if (repeatsOption(argument, ruleOptions, singleDash)) {

@@ -241,8 +241,13 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
         signal?.throwIfAborted();
         const relative = normalizeWorkspacePath(input, root);
         const entry = await resolveEntry(input, relative, {});
-        releaseEntry(entry.walk, entry);
-        return 'missing' in entry.at ? entry.at.resolved : entry.walk.resolvedPath(entry.at);
+        try {
+          // As a read refuses it: a command's argument naming it (`cat notes.txt`) printed a file outside (an outside attack).
+          if (entry.stats && !allowHardLinks) refuseHardLink(entry.stats, relative, input);
+          return 'missing' in entry.at ? entry.at.resolved : entry.walk.resolvedPath(entry.at);
+        } finally {
+          releaseEntry(entry.walk, entry);
+        }
       });
     },
   };

@@ -266,6 +266,45 @@ describe('attack: a rule-allowed command prints a kept file it does not name', (
     assert.deepEqual(runs.filter(([rule, further]) => why(rule, further) !== undefined), []);
   });
 
+  it('attack: git log --graph -p draws its graph before each header, git grep over a tree (HEAD:, HEAD:./, HEAD:sub) and its -p function lines (an outside attack)', () => {
+    // What git 2.39 prints: the graph's columns before every line, so no line started "diff --git" and the .env's part got through.
+    const graphLog = [
+      '* commit f5ea38fa5ebf31dc8b42d9daa492e468fe024775',
+      '| Author: n <a@b>',
+      '| ',
+      '|     rotate',
+      '| ',
+      '| diff --git a/sub/.env b/sub/.env',
+      '| index 0000000..8f3e911',
+      '| --- /dev/null',
+      '| +++ b/sub/.env',
+      '| @@ -0,0 +1 @@',
+      '| +TOKEN=s3cr3t',
+      '| ',
+      '* commit 607b659935b1cf7285def64dd9adc45ed1f6172b',
+      '  Author: n <a@b>',
+      '  ',
+      '  diff --git a/README.md b/README.md',
+      '  +hi',
+    ].join('\n');
+    const shown = withoutKeptFileLines(graphLog, ['git', 'log', '--graph', '-p']);
+    assert.ok(!leaksSecret(shown), shown);
+    assert.match(shown, /\| diff --git a\/sub\/\.env b\/sub\/\.env\n\[the lines of a credentials file: kept from the model\]\n\* commit 607b/);
+    assert.match(shown, / {2}diff --git a\/README\.md b\/README\.md\n {2}\+hi$/);
+    // A tree's revision ends in a colon of its own, or names a folder, which git prints before the file's own name.
+    const grep = ['git', 'grep', '-e', 'TOKEN', 'HEAD:'];
+    for (const line of ['HEAD::.env:TOKEN=s3cr3t', 'HEAD:./:.env:TOKEN=s3cr3t', 'HEAD:sub:.env:TOKEN=s3cr3t', 'HEAD~0::sub/.env:TOKEN=s3cr3t']) {
+      assert.ok(!leaksSecret(withoutKeptFileLines(line, grep)), line);
+    }
+    // `-p` and `-W` print the line that heads a match's function after `=` (in a .env, the line before the match).
+    const functionLines = withoutKeptFileLines('.env=API_KEY=s3cr3t\n.env:DB_PASS=s3cr3t\nHEAD:.env=API_KEY=s3cr3t', ['git', 'grep', '-p', '-e', 'DB_PASS']);
+    assert.ok(!leaksSecret(functionLines), functionLines);
+    // Controls: the same lines of an ordinary file stay, and a line after three fields stays for other searches.
+    assert.equal(withoutKeptFileLines('HEAD:sub:README.md:TOKEN=x\nsrc/a.js=function a()', grep), 'HEAD:sub:README.md:TOKEN=x\nsrc/a.js=function a()');
+    assert.equal(withoutKeptFileLines('a:b:.env:x', ['rg', 'x']), 'a:b:.env:x');
+    assert.equal(withoutKeptFileLines('| +TOKEN=x', ['git', 'log', '-p']), '| +TOKEN=x');
+  });
+
   it('keeps what names a kept file without its lines: a log --stat, ls-files, status, a search of other files, .env.example', () => {
     const plain = [
       ' .env      | 2 +-',

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { programName } from '../../../../src/core/tools/commandAllowRules';
+import { riskyArgument } from '../../../../src/core/tools/riskyArguments';
+
+describe('riskyArgument: attacks on further arguments (2026-12-06)', () => {
+  const asks = (rule: string, further: string[], why: RegExp): void => {
+    assert.match(riskyArgument(rule.split(' '), further, programName)?.why ?? '', why, `${rule} ${further.join(' ')}`);
+  };
+  const allows = (rule: string, further: string[]): void => {
+    assert.equal(riskyArgument(rule.split(' '), further, programName), undefined, `${rule} ${further.join(' ')}`);
+  };
+
+  // Each ran unasked under the rule and wrote README.md, printed credentials.json or changed the repository (an outside attack, really run).
+  it("Node's trace events and V8's logs after npm test --, mocha's --v8-*, pytest-benchmark's files write where they say", () => {
+    for (const further of [
+      ['--', '--trace-events-enabled', '--trace-event-file-pattern=README.md'],
+      ['--', '--prof', '--no-logfile-per-isolate', '--logfile=README.md'],
+      ['--', '--log-all'],
+      ['--', '--perf-basic-prof'],
+      ['--', '--trace-turbo'],
+      ['--', '--redirect-code-traces-to=README.md'],
+    ]) {
+      asks('npm test', further, /writes files/);
+    }
+    asks('mocha', ['--v8-logfile=README.md'], /writes files/);
+    asks('mocha', ['--v8-prof'], /writes files/);
+    asks('pytest', ['--benchmark-json=README.md'], /writes files/);
+    asks('python -m pytest', ['--benchmark-save=x', '--benchmark-storage=/tmp'], /writes files|runs other code/);
+    allows('npm test', ['--', '--trace-warnings', '--grep', 'parser']);
+    allows('rake test', ['--trace']);
+    allows('make test', ['--trace']);
+    allows('pytest', ['--benchmark-only', '-q']);
+    allows('pytest', ['--log-cli-level=DEBUG']);
+  });
+
+  it('jq -f and -L run a program from a file, whose imports the arguments do not show', () => {
+    for (const further of [['-n', '-f', 'report.jq'], ['--from-file', 'report.jq'], ['-nf', 'report.jq'], ['-L', 'lib', '.']]) asks('jq', further, /runs a program from a file/);
+    allows('jq', ['-r', '.name', 'package.json']);
+  });
+
+  it('git branch and git tag make the branch or tag a word names, unless they list; reflog expire/delete, symbolic-ref with a target, fsck --lost-found', () => {
+    asks('git branch', ['evil', 'HEAD~2'], /makes a branch/);
+    asks('git branch', ['-v', 'x3'], /makes a branch/);
+    asks('git branch', ['--sort=refname', 'x8'], /makes a branch/);
+    asks('git tag', ['v9.9.9', 'HEAD~2'], /makes a tag/);
+    asks('git tag', ['--sort=refname', 'x5'], /makes a tag/);
+    asks('git tag', ['--cont', 'HEAD', 'v9'], /makes a tag/);
+    asks('git reflog', ['expire', '--expire=now', '--all'], /reflog's entries/);
+    asks('git reflog', ['delete', 'HEAD@{1}'], /reflog's entries/);
+    asks('git symbolic-ref', ['HEAD', 'refs/heads/evil'], /points to/);
+    asks('git symbolic-ref', ['-d', 'HEAD'], /points to/);
+    asks('git fsck', ['--lost-found'], /under \.git/);
+    allows('git branch', ['--list', 'feat*']);
+    allows('git branch', ['--contains', 'HEAD']);
+    allows('git branch', ['--show-current']);
+    allows('git branch', ['-a']);
+    allows('git tag', ['-l', 'v1.*', '--sort=-creatordate']);
+    allows('git tag', ['-n5', 'v1.*']);
+    allows('git tag', ['--points-at', 'HEAD']);
+    allows('git reflog', ['show', '-5']);
+    allows('git symbolic-ref', ['--short', 'HEAD']);
+    allows('git fsck', ['--no-dangling']);
+  });
+});
