@@ -84,9 +84,13 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
     result += text.slice(cursor, range.start) + range.replace;
     cursor = range.end;
   }
+  const edited = result + text.slice(cursor);
+  // A CR at the edge of a search or a replacement (`beta\r` → `BETA` in a CRLF file, `beta` → `BETA\r` in an LF one) changed a
+  // line end the diff editor does not show (an outside attack): a file whose lines all end alike keeps that end on every line.
+  const ends = end === undefined ? edited : edited.replace(/\r?\n/g, end);
   // The file keeps its byte order mark, or its lack of one: the diff editor drops a leading mark from both sides, so an
   // edit adding or removing it showed "no change" (an outside attack; the whole-file write keeps it too, keepLineEnds).
-  return keepByteOrderMark(text, result + text.slice(cursor));
+  return keepByteOrderMark(text, ends);
 }
 
 /** `edit_file`: exact search/replace blocks on one file, all or none, after approval. */

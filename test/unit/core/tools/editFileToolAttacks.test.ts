@@ -66,4 +66,13 @@ describe('edit_file attacks', () => {
     await editFileTool.run(ctx, { path: 'open.txt', edits: [{ search: 'b', replace: 'B' }] }, neverAborted);
     assert.deepEqual(workspace.snapshot(), { 'empty.txt': '', 'open.txt': 'a\nB' });
   });
+
+  it('attack: a CR at the edge of a search or a replacement changes no line end the diff does not show (2026-12-06)', () => {
+    // Before: `beta\r` → `BETA` left a lone LF in a CRLF file, and `beta` → `BETA\r` made an LF file's line end CRLF.
+    assert.equal(applyEditBlocks('crlf.txt', 'alpha\r\nbeta\r\ngamma\r\n', [{ search: 'beta\r', replace: 'BETA' }]), 'alpha\r\nBETA\r\ngamma\r\n');
+    assert.equal(applyEditBlocks('lf.txt', 'alpha\nbeta\ngamma\n', [{ search: 'beta', replace: 'BETA\r' }]), 'alpha\nBETA\ngamma\n');
+    assert.equal(applyEditBlocks('cr.txt', 'alpha\rbeta\rgamma\r', [{ search: 'beta', replace: 'BETA\n' }]), 'alpha\rBETA\r\rgamma\r');
+    // A lone CR the file already holds beside its line ends stays where it was (the editor shows it as a line break of its own).
+    assert.equal(applyEditBlocks('stray.txt', 'a\nb\rc\nd\n', [{ search: 'd', replace: 'D' }]), 'a\nb\rc\nD\n');
+  });
 });
