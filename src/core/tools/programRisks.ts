@@ -47,6 +47,8 @@ const everyProgram: ProgramRisks = {
     // writes a map outside the workspace, `--trace-turbo*` and `--redirect-code-traces-to` files of their own.
     'trace-event*', 'trace-events-enabled', 'prof', 'logfile', 'log-all', 'log-code*', 'log-source-code', 'log-function-events',
     'log-internal-timer-events', 'log-ic', 'log-maps*', 'log-deopt', 'perf-basic-prof*', 'perf-prof*', 'trace-turbo*', 'redirect-code-traces*',
+    // A single executable's blob is written where its configuration says.
+    'experimental-sea-config',
     // What linters and formatters name their rewriting of the sources (`ruff check --fix`, `biome check --write`, `isort
     // --overwrite-in-place`, `rubocop --autocorrect-all`), a plugin they load (`pylint --load-plugins`), and where a checker
     // writes its reports or cache (`mypy --junit-xml README.md`): each ran unasked under a rule ending in `...` (an outside attack).
@@ -129,9 +131,13 @@ const compilers: ProgramRisks = {
 };
 
 const gradle: ProgramRisks = {
-  long: ['init-script', 'project-dir', 'settings-file', 'build-file', 'gradle-user-home', 'include-build', 'project-cache-dir'],
+  // `--write-locks`, `--update-locks` and `--write-verification-metadata` rewrite the build's lock and verification files.
+  long: [
+    'init-script', 'project-dir', 'settings-file', 'build-file', 'gradle-user-home', 'include-build', 'project-cache-dir', 'write-locks', 'update-locks',
+    'write-verification-metadata',
+  ],
   short: 'bcDgIp',
-  why: 'runs another build script or reads other configuration',
+  why: 'runs another build script, reads other configuration or rewrites its lock files',
 };
 
 const maven: ProgramRisks = {
@@ -313,6 +319,8 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
       'pkgdir', 'ldflags', 'gcflags', 'asmflags', 'gccgoflags', 'gocoverdir', 'testlogfile', 'fuzzcachedir'],
     // `go env -w`/`-u` writes the user's go configuration (`GOFLAGS=-toolexec=…`: every later go command runs it), `go get -u` go.mod.
     short: 'wu',
+    // `-mod=mod` lets the command rewrite go.mod and go.sum (`-mod=readonly` and `-mod=vendor` do not).
+    values: /^--?mod(?:=mod)?$/,
     singleDash: true,
     why: 'writes files or runs another program',
   },

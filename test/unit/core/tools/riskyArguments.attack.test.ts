@@ -26,6 +26,10 @@ describe('riskyArgument: attacks on further arguments (2026-12-06)', () => {
     asks('mocha', ['--v8-prof'], /writes files/);
     asks('pytest', ['--benchmark-json=README.md'], /writes files/);
     asks('python -m pytest', ['--benchmark-save=x', '--benchmark-storage=/tmp'], /writes files|runs other code/);
+    asks('npm test', ['--', '--experimental-sea-config=sea.json'], /writes files/);
+    asks('gradle test', ['--write-locks'], /lock files/);
+    asks('go test', ['-mod=mod', './...'], /writes files/);
+    allows('go test', ['-mod=vendor', './...']);
     allows('npm test', ['--', '--trace-warnings', '--grep', 'parser']);
     allows('rake test', ['--trace']);
     allows('make test', ['--trace']);
