@@ -70,6 +70,39 @@ const passwordOption = /^--?((pass|password|passwd|passphrase|passin|passout)(=.
 const secretAssignment = /^([A-Za-z_][A-Za-z0-9_]*)=(\S+)$/;
 const userOption = /^(-u|--user(name)?(=|$))/;
 const passwordPrograms = /^(mysql|mariadb|sshpass)/;
+// A Java or Gradle property whose name ends in a credential's (`-Dpassword=…`, `-Dspring.datasource.password=…`,
+// `-Dsonar.token=…`, `-PsigningPassword=…`): `MAVEN_OPTS`, `JAVA_TOOL_OPTIONS` and `GRADLE_OPTS` carry them.
+const credentialProperty = /^-[DP][\w.-]*(pass(word|wd|phrase)|pwd|secret|token|api[_.-]?key|(secret|access|private)[_.-]?key|credentials?)=./i;
+// A user with a password for curl and the like: `-u admin:pw`, `--user admin:pw`, `--proxy-user …`, curl's `-U`, or
+// attached (`-uadmin:pw`, `--user=admin:pw`).
+const userPasswordOption = /^(-[uU]|--(proxy-)?user)$/;
+const attachedUserPassword = /^(?:-[uU]|--(?:proxy-)?user=)([^\s:]*:\S+)$/;
+// A user and group rather than a user and password: numbers (`1000:1000`), one name twice (`app:app`) or variables (`${UID}:${GID}`).
+const userAndGroup = /^(\d+:\d+|([^\s:]+):\2|\$\{?\w+\}?:\$\{?\w+\}?)$/;
+// Programs whose `-u`/`--user` takes a user and group, never a password (`docker run -u www-data:staff`).
+const containerPrograms = /^(docker|podman|nerdctl|buildah)$/;
+// Programs whose option takes a password as the next word, or attached: sshpass's and MongoDB's shells' and tools' `-p`,
+// redis-cli's `-a`, SQL Server's `sqlcmd`/`bcp` `-P`, the LDAP tools' `-w`; a registry's or a platform's `login` takes it
+// as `-p` (`docker login -u me -p …`, `oc login`, `cf login`). Elsewhere a `-p` is a port (`-p 8080:80`, `ssh -p 2222`),
+// a folder's parents (`mkdir -p`) or a thread library (`-pthread`); MySQL's takes a password attached only (`-phunter2`:
+// the next word is a database), and psql's `-p` is its port.
+const passwordFlags: readonly (readonly [program: RegExp, flag: string])[] = [
+  [/^sshpass$/, '-p'],
+  [/^mongo(sh|dump|restore|export|import|stat|top|files)?$/, '-p'],
+  [/^redis-cli$/, '-a'],
+  [/^(sqlcmd|bcp|osql)$/, '-P'],
+  [/^ldap(search|add|modify|delete|whoami|passwd|compare|modrdn|exop)$/, '-w'],
+];
+// Oracle's tools, which take `user/password@database` as a word (`sqlplus scott/tiger@orcl`), and that word.
+const oraclePrograms = /^(sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)$/;
+const oracleLogon = /^[A-Za-z_][\w$#]*\/[^\s@/]+(@\S*)?$/;
+// An Oracle JDBC URL with a user and password (`jdbc:oracle:thin:scott/tiger@db:1521:orcl`), which has no `://`.
+const oracleJdbcPassword = /jdbc:oracle:[a-z0-9]+:[^\s/@:]+\/[^\s@]+@/i;
+// Go's MySQL DSN (`app:pw@tcp(db:3306)/prod`, `app:pw@/prod`): no scheme; after the word's last `@`, a network (with its
+// address) and a database (one `/`); before it a user without `/` and a password. Not `http://host:4873/@types/node`, an
+// image's `node:20@sha256:…` or a JDBC URL without a user (`jdbc:oracle:thin:@//db:1521/orcl`).
+const goDsnTail = /@(?:[a-z][a-z0-9]*(?:\([^()\s]*\))?)?\/(?!\/)[^@\s]*$/;
+const goDsnUserPassword = /^['"]?[^\s/:@'"]+:(?!\/\/)\S/;
 // Credentials in other shapes, anywhere in a value: a private key in PEM (a PGP secret key block and a PuTTY key too),
 // Azure's account and shared access keys, an Authorization header's value in any scheme (`authorization=Bearer …` of
 // OTLP headers, git's `AUTHORIZATION: basic …`, `Digest …`, `ApiKey …`), a header that carries a key by its name
@@ -167,8 +200,9 @@ function secretNamed(name: string, value: string): boolean {
 /** Whether `value` carries a credential whatever its variable is called. */
 function holdsSecret(value: string): boolean {
   const trimmed = value.trim();
-  const shapes = [knownKey, urlQueryCredential, urlPathCredential, connectionPassword, otherCredential, bareAuthorization];
-  if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || givesPassword(trimmed) || assignsSecret(trimmed)) return true;
+  const shapes = [knownKey, urlQueryCredential, urlPathCredential, connectionPassword, otherCredential, bareAuthorization, oracleJdbcPassword];
+  if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || dsnHasPassword(trimmed)) return true;
+  if (givesPassword(trimmed) || assignsSecret(trimmed)) return true;
   const inUrl = urlUser.exec(trimmed);
   if ((inUrl !== null && looksGenerated(inUrl[1]!)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed)) return true;
   if (looksGeneratedOneCase(trimmed)) return true;
@@ -184,17 +218,60 @@ function urlHasPassword(value: string): boolean {
   return value.split(/\s/).some((word) => urlWithPassword.test(word.slice(0, word.lastIndexOf('@') + 1)));
 }
 
+/** Whether a word of `value` is Go's MySQL DSN with a password (`goDsnTail`, `goDsnUserPassword`). */
+function dsnHasPassword(value: string): boolean {
+  return value.split(/\s/).some((word) => {
+    const tail = goDsnTail.exec(word);
+    return tail !== null && goDsnUserPassword.test(word.slice(0, tail.index));
+  });
+}
+
 /**
  * Whether the command line `value` gives a password: a password option with its value (`--password=…`, `--password …`,
- * `-passin pass:…`), or `-p` with one attached (`-phunter2`) where the line names a user (`-uroot`) or is MySQL's, MariaDB's
- * or sshpass's, whose `-p` also takes the next word. `-pthread`, `-p 8080:80` and `mkdir -p` alone give none.
+ * `-passin pass:…`); a Java property named for one (`-Dpassword=…`); a user with a password (`curl -u admin:pw`,
+ * `--user=admin:pw`) unless it is a user and group (`1000:1000`, `app:app`) or the line is a container's (`docker run -u`);
+ * after a program that takes one through an option, that option's value (`passwordFlags`: `docker login -p …`,
+ * `mongosh -p …`, `redis-cli -a …`); Oracle's `user/password@db` after its tools; or `-p` with one attached (`-phunter2`)
+ * where the line names a user (`-uroot`) or is MySQL's, MariaDB's or sshpass's. `-pthread`, `-p 8080:80`, `ssh -p 2222`
+ * and `mkdir -p` give none.
  */
 function givesPassword(value: string): boolean {
   const words = value.split(/\s/); // `value` is trimmed: a word follows an option exactly when one is split off after it
   if (words.some((word, index) => passwordOption.test(word) && (word.includes('=') || words[index + 1] !== undefined))) return true;
+  if (words.some((word) => credentialProperty.test(word))) return true;
+  if (givesUserPassword(words) || givesPasswordFlag(words)) return true;
   const sshpass = words.some((word) => programName(word) === 'sshpass');
   const login = sshpass || words.some((word) => userOption.test(word) || passwordPrograms.test(programName(word)));
-  return login && words.some((word, index) => /^-p[^-\s]/.test(word) || (sshpass && word === '-p' && words[index + 1] !== undefined));
+  return login && words.some((word) => /^-p[^-\s]/.test(word));
+}
+
+/** Whether `words` give a user with a password (`userPasswordOption`, `attachedUserPassword`), not a container's user and group. */
+function givesUserPassword(words: readonly string[]): boolean {
+  if (words.some((word) => containerPrograms.test(programName(word)))) return false;
+  return words.some((word, index) => {
+    const given = userPasswordOption.test(word) ? words[index + 1] : attachedUserPassword.exec(word)?.[1];
+    return given !== undefined && /^[^\s:]*:\S/.test(given) && !userAndGroup.test(given);
+  });
+}
+
+/**
+ * Whether `words` give a password through the option of a program before it that takes one (`passwordFlags`, a `login`'s
+ * `-p`), as the next word or attached, or Oracle's `user/password@db` after one of its tools.
+ */
+function givesPasswordFlag(words: readonly string[]): boolean {
+  const flags = new Set<string>();
+  let oracle = false;
+  for (const [index, word] of words.entries()) {
+    if (oracle && oracleLogon.test(word)) return true;
+    for (const flag of flags) {
+      if (word === flag ? words[index + 1] !== undefined : word.startsWith(flag) && word.length > flag.length) return true;
+    }
+    const name = programName(word);
+    const flag = word === 'login' ? '-p' : passwordFlags.find(([program]) => program.test(name))?.[1];
+    if (flag !== undefined) flags.add(flag);
+    oracle ||= oraclePrograms.test(name);
+  }
+  return false;
 }
 
 /** Whether a word of `value` assigns a variable named like a credential (`secretAssignment`, `secretNamed`). */

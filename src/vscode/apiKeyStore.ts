@@ -5,16 +5,17 @@ import { showError, showInformation, showWarning } from './notifications';
 /** Before keys were bound to addresses: one key, for whatever the base URL was. */
 const legacySecret = 'taskPlanner.openAiApiKey';
 /**
- * The keys, each bound to the origin it was entered for (`{ "https://api.openai.com": "sk-…" }`), or to an address on an origin
- * that already has a key (`placeOf`: a key set for a workspace's path on a gateway that tells its customers apart by path).
+ * The keys, as `{ "version": 2, "byAddress": { "https://api.openai.com/v1": "sk-…" } }`: each bound to the address (origin
+ * and path, `placeOf`) of the base URL it was entered for. Older versions stored a flat object keyed by origin (or by address
+ * for a workspace's path beside the user's own): `keys()` moves those over once.
  */
 const keysSecret = 'taskPlanner.apiKeys';
-/** The user's answers, per origin (or address, `placeOf`), to "send the key entered for A to B?" (global state). */
+/** The user's answers, per address (`placeOf`), to "send the key entered for A to B?" (global state). */
 export const keyAnswersStateKey = 'taskPlanner.apiKeyAnswers';
 /** The workspace base URLs already announced, as "settings file\nbase URL" (global state). */
 export const announcedBaseUrlsStateKey = 'taskPlanner.announcedWorkspaceBaseUrls';
 
-/** What "may the key go there?" was answered for an origin: the origin of the key and yes or no. */
+/** What "may the key go there?" was answered for an address: the address the key was entered for, and yes or no. */
 interface KeyAnswer {
   keyOf: string;
   send: boolean;
@@ -60,12 +61,15 @@ const fromWorkspace = (from: SettingOrigin): boolean => from === 'workspace' || 
 
 /**
  * The OpenAI-compatible API keys in VS Code's SecretStorage: never in settings, logs,
- * traces or error messages. Each key is bound to the origin of the base URL it was
- * entered for and is sent to that origin only: a request to another origin (a
- * workspace's `taskPlanner.llm.baseUrl`, say) carries it only after the user said yes in
- * a modal question whose default is no, and the answer is remembered per origin
- * (`keyAnswersStateKey` in the global state). A key stored before keys were bound is
- * bound to the origin of the user's own base URL (`userBaseUrl`).
+ * traces or error messages. Each key is bound to the address (origin and path, `placeOf`)
+ * of the base URL it was entered for and is sent there only: a request to any other
+ * address, another path on the same origin included (a gateway that tells its accounts
+ * apart by path, `…/v1/<account>/…`), carries it only after the user said yes in a modal
+ * question whose default is no, and the answer is remembered per address
+ * (`keyAnswersStateKey` in the global state). This holds whoever set the base URL and
+ * whatever the user's own base URL is now. A key stored by an older version for an
+ * origin is bound to the user's own base URL when that is on the origin, else to the
+ * origin's root, so any other address there asks once (`keys()`).
  */
 export class ApiKeyStore {
   constructor(
@@ -80,54 +84,39 @@ export class ApiKeyStore {
     return Object.keys(await this.keys()).length > 0;
   }
 
-  /** The key entered for `baseUrl` (its address, else its origin), `undefined` when none: never one entered elsewhere, never a question. */
+  /** The key entered for `baseUrl`'s address (`placeOf`), `undefined` when none: never one entered elsewhere, never a question. */
   async storedFor(baseUrl: string): Promise<string | undefined> {
-    const origin = originOf(baseUrl);
-    if (origin === undefined) return undefined;
-    const keys = await this.keys();
-    return keys[placeOf(baseUrl)!] ?? keys[origin];
+    const place = placeOf(baseUrl);
+    return place === undefined ? undefined : (await this.keys())[place];
   }
 
   /**
-   * The key a request to `baseUrl` may carry. The key entered for its origin, if any;
-   * else, when a key was entered for another origin, the remembered answer or the modal
-   * question (no key for a local server, which needs none: it is not asked about).
+   * The key a request to `baseUrl` may carry: the key entered for its address (`placeOf`),
+   * if any; else, when a key was entered for another address, the remembered answer or the
+   * modal question, about a key of the same origin first (a gateway's key at another path),
+   * else the user's own base URL's, else the first stored. A local server, which needs no
+   * key, is not asked about unless a key was entered on its origin.
    * `from` is where the base URL comes from (a workspace's settings, the user's…).
    */
   async keyFor(baseUrl: string, from: SettingOrigin, local = false): Promise<KeyForUrl> {
-    const target = originOf(baseUrl);
-    const keys = await this.keys();
+    const target = placeOf(baseUrl);
     if (target === undefined) return { none: true };
-    const place = placeOf(baseUrl)!;
-    const atPlace = keys[place];
+    const keys = await this.keys();
+    const atPlace = keys[target];
     if (atPlace !== undefined) return { key: atPlace };
-    const own = keys[target];
-    if (own !== undefined) {
-      if (!this.elsewhereOnUserOrigin(baseUrl, from)) return { key: own };
-      return this.askToSend(own, placeOf(this.userBaseUrl())!, place, baseUrl, from, true);
-    }
-    const userOrigin = originOf(this.userBaseUrl());
-    const enteredFor = userOrigin !== undefined && keys[userOrigin] !== undefined ? userOrigin : Object.keys(keys)[0];
-    if (enteredFor === undefined || local) return { none: true };
-    return this.askToSend(keys[enteredFor]!, originOf(enteredFor) ?? enteredFor, target, baseUrl, from, false);
+    const places = Object.keys(keys);
+    const sameOrigin = places.find((place) => originOf(place) === originOf(baseUrl));
+    const userPlace = placeOf(this.userBaseUrl());
+    const enteredFor = sameOrigin ?? (userPlace !== undefined && keys[userPlace] !== undefined ? userPlace : places[0]);
+    if (enteredFor === undefined || (local && sameOrigin === undefined)) return { none: true };
+    return this.askToSend(keys[enteredFor]!, enteredFor, target, baseUrl, from);
   }
 
   /**
-   * Whether `baseUrl` is a workspace's address on the origin of the user's own base URL but at another path: a gateway
-   * that tells its customers apart by path (`…/v1/<account>/…`) would give the user's key to another account, so it is
-   * asked about as another origin is, and a key set for it is its own.
+   * Whether the key entered for the address `enteredFor` goes to the address `target`: the remembered answer, else the
+   * modal question; a key typed for `target` there is stored for it, leaving the other key as it was.
    */
-  private elsewhereOnUserOrigin(baseUrl: string, from: SettingOrigin): boolean {
-    const user = this.userBaseUrl();
-    return fromWorkspace(from) && originOf(user) === originOf(baseUrl) && placeOf(user) !== placeOf(baseUrl);
-  }
-
-  /**
-   * Whether the key entered for `enteredFor` goes to `target` (an origin, or an address when `atPath`): the remembered
-   * answer, else the modal question; a key typed for `target` there is stored for it (for its address when `atPath`,
-   * leaving the origin's own key as it was).
-   */
-  private async askToSend(key: string, enteredFor: string, target: string, baseUrl: string, from: SettingOrigin, atPath: boolean): Promise<KeyForUrl> {
+  private async askToSend(key: string, enteredFor: string, target: string, baseUrl: string, from: SettingOrigin): Promise<KeyForUrl> {
     const withheld = { withheld: { enteredFor, target } };
     const answers = this.state.get<Record<string, KeyAnswer>>(keyAnswersStateKey) ?? {};
     const answered = answers[target];
@@ -136,7 +125,7 @@ export class ApiKeyStore {
     if (choice === 'setKey') {
       const typed = await this.prompts.inputKey(target, from);
       if (typed !== undefined && typed.trim() !== '') {
-        await this.store(typed, baseUrl, atPath);
+        await this.store(typed, baseUrl);
         return { key: typed.trim() };
       }
       return withheld;
@@ -148,30 +137,26 @@ export class ApiKeyStore {
   /**
    * "Task Planner: Set API key": a password input box naming the address the key is for
    * (the base URL in force, `from` the settings that set it); `key` skips it (tests).
+   * Any key stored for another address stays as it was.
    */
   async set(baseUrl: string, from: SettingOrigin, key?: string): Promise<boolean> {
-    if (originOf(baseUrl) === undefined) {
+    const target = placeOf(baseUrl);
+    if (target === undefined) {
       void showError(vscode.l10n.t('Task Planner: taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
       return false;
     }
-    // A workspace's address beside the user's own on one origin gets a key of its own, leaving the user's as it was.
-    const atPath = this.elsewhereOnUserOrigin(baseUrl, from);
-    const target = atPath ? placeOf(baseUrl)! : originOf(baseUrl)!;
     const value = key ?? (await this.prompts.inputKey(target, from));
     if (value === undefined || value.trim() === '') return false;
-    await this.store(value, baseUrl, atPath);
+    await this.store(value, baseUrl);
     this.prompts.info(vscode.l10n.t('Task Planner: API key for {0} stored in secret storage. It is sent to {0} only.', target));
     return true;
   }
 
-  /**
-   * Stores `key` (trimmed) for `baseUrl`'s origin (for its address, `placeOf`, when `atPath`) without a word to the user
-   * ("Set up a model" reports for itself).
-   */
-  async store(key: string, baseUrl: string, atPath = false): Promise<void> {
-    const origin = originOf(baseUrl);
-    if (origin === undefined) throw new Error(vscode.l10n.t('taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
-    await this.secrets.store(keysSecret, JSON.stringify({ ...(await this.keys()), [atPath ? placeOf(baseUrl)! : origin]: key.trim() }));
+  /** Stores `key` (trimmed) for `baseUrl`'s address (`placeOf`) without a word to the user ("Set up a model" reports for itself). */
+  async store(key: string, baseUrl: string): Promise<void> {
+    const place = placeOf(baseUrl);
+    if (place === undefined) throw new Error(vscode.l10n.t('taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
+    await this.save({ ...(await this.keys()), [place]: key.trim() });
   }
 
   /** "Task Planner: Clear API key": every key, and every answer about sending one elsewhere. */
@@ -201,30 +186,59 @@ export class ApiKeyStore {
     );
   }
 
-  /** The stored keys by origin; a key from before keys were bound is bound to the user's own base URL's origin. */
+  /**
+   * The stored keys by address. Keys of older versions are moved over once: the single key from before keys were bound, and
+   * each key stored for an origin, to the user's own base URL's address when it is on that origin (the key was entered for
+   * it), else to the origin's root, where every other path asks; a key an older version stored for an address stays there.
+   */
   private async keys(): Promise<Record<string, string>> {
-    const keys = parseKeys(await this.secrets.get(keysSecret));
+    const stored = readKeys(await this.secrets.get(keysSecret));
     const legacy = (await this.secrets.get(legacySecret))?.trim();
-    if (legacy) {
-      const origin = originOf(this.userBaseUrl()) ?? 'https://api.openai.com';
-      const bound = { [origin]: legacy, ...keys };
-      await this.secrets.store(keysSecret, JSON.stringify(bound));
-      await this.secrets.delete(legacySecret);
-      return bound;
+    if (!stored.older && !legacy) return stored.byAddress;
+    const userPlace = placeOf(this.userBaseUrl());
+    const moved: Record<string, string> = {};
+    if (legacy) moved[userPlace ?? 'https://api.openai.com/v1'] = legacy;
+    const entries = Object.entries(stored.byAddress).map(([where, key]) => {
+      const place = placeOf(where);
+      return { place, originOnly: stored.older && place === originOf(where), key };
+    });
+    for (const { place, key } of entries.filter((entry) => entry.originOnly && entry.place !== undefined)) {
+      moved[userPlace !== undefined && originOf(userPlace) === place ? userPlace : place!] = key;
     }
-    return keys;
+    // A key an older version stored for an address is the more precise: it wins over an origin's key moved to it.
+    for (const { place, key } of entries.filter((entry) => !entry.originOnly && entry.place !== undefined)) moved[place!] = key;
+    await this.save(moved);
+    await this.secrets.delete(legacySecret);
+    return moved;
+  }
+
+  private async save(byAddress: Record<string, string>): Promise<void> {
+    await this.secrets.store(keysSecret, JSON.stringify({ version: 2, byAddress }));
   }
 }
 
-function parseKeys(text: string | undefined): Record<string, string> {
-  if (text === undefined) return {};
+/**
+ * The keys in the stored text: `older` when it is an older version's flat object (keyed by origin or address), whose
+ * entries `ApiKeyStore.keys` moves over; nothing readable gives no key.
+ */
+function readKeys(text: string | undefined): { byAddress: Record<string, string>; older: boolean } {
+  if (text === undefined) return { byAddress: {}, older: false };
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''));
+    if (!isObject(value)) return { byAddress: {}, older: false };
+    const current = value.version === 2;
+    const entries = current ? (isObject(value.byAddress) ? value.byAddress : {}) : value;
+    const byAddress = Object.fromEntries(
+      Object.entries(entries).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''),
+    );
+    return { byAddress, older: !current && Object.keys(byAddress).length > 0 };
   } catch {
-    return {};
+    return { byAddress: {}, older: false };
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function settingsText(from: SettingOrigin): string {

@@ -58,4 +58,54 @@ describe('attack: credentials by value that withoutSecrets kept', () => {
     };
     assert.deepEqual(keptOf(plain), Object.keys(plain));
   });
+
+  it('attack: a password in a DSN or JDBC URL without `://`, a Java property, curl\'s user, a login\'s `-p`, redis-cli\'s `-a`', () => {
+    const leaking = {
+      DATABASE_URL: 'app:Hunter2pw@tcp(db.internal:3306)/prod',
+      GO_DSN_LOCAL: 'app:Hunter2pw@/prod?parseTime=true',
+      DSN_FLAG: 'migrate --dsn=app:Hunter2pw@tcp(db:3306)/prod up',
+      JDBC_URL: 'jdbc:oracle:thin:scott/Tiger123@db.example.com:1521:orcl',
+      ORACLE_CMD: 'sqlplus -s scott/Tiger123@orcl @report.sql',
+      MAVEN_OPTS: '-Xmx1g -Dpassword=Hunter2pw',
+      JAVA_TOOL_OPTIONS: '-Dspring.datasource.password=Hunter2pw -Dfile.encoding=UTF-8',
+      SONAR_OPTS: '-Dsonar.token=abc123',
+      GRADLE_ARGS: '-PsigningPassword=Hunter2pw -Dmy.api_key=abc123',
+      DEPLOY_CMD: 'curl --user admin:Hunter2pw https://deploy.example.com/hook',
+      FETCH_ARGS: '-u admin:Hunter2pw',
+      FETCH_ATTACHED: 'curl -uadmin:Hunter2pw --user=ops:Hunter2pw https://x.example',
+      PROXY_ARGS: 'curl --proxy-user me:Hunter2pw https://x.example',
+      LOGIN_CMD: 'docker login -u me -p Hunter2pw registry.example.com',
+      OC_LOGIN: 'oc login https://api.example.com -u me -p Hunter2pw',
+      MONGO_SHELL: 'mongosh --username app -p Hunter2pw db.example.com',
+      MONGO_DUMP: '/usr/bin/mongodump -u app -p Hunter2pw --out /backup',
+      REDIS_CLI: 'redis-cli -h cache -a Hunter2pw',
+      SQLCMD: 'sqlcmd -S db -U sa -P Hunter2pw',
+      LDAP: 'ldapsearch -x -D cn=admin -w Hunter2pw -b dc=example',
+    };
+    assert.deepEqual(keptOf(leaking), []);
+    // What only looks like them is kept: ports, a user and group, images pinned by digest, paths, npm's scoped packages.
+    const plain = {
+      DOCKER_RUN_ARGS: '-p 8080:80 -p 127.0.0.1:9090:9090/udp',
+      DOCKER_USER: 'docker run -u www-data:staff --rm app',
+      RUN_AS: '-u 1000:1000',
+      RUN_AS_NAME: '--user app:app',
+      RUN_AS_VARS: '-u ${UID}:${GID}',
+      SSH_ARGS: 'ssh -p 2222 deploy@host.example.com',
+      MKDIR: 'mkdir -p build/out',
+      CFLAGS: '-O2 -pthread -DNDEBUG -DVERSION=3',
+      PSQL_CMD: 'psql -h db -p 5432 -U app',
+      MYSQL_DB: 'mysql -u root -p appdb',
+      CURL_USER: 'curl -u admin https://x.example',
+      JAVA_OPTS: '-Xmx2g -Dfile.encoding=UTF-8 -Dtoken.ttl=300 -Duser.timezone=UTC',
+      BASE_IMAGE: 'node:20@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+      REGISTRY: 'http://localhost:4873/@types/node',
+      ACTION: 'actions/checkout@v4',
+      JDBC_PLAIN: 'jdbc:oracle:thin:@//db.example.com:1521/orcl',
+      GIT_REMOTE: 'git@github.com:org/repo.git',
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      LOGIN_SHELL: 'login -f me',
+      ALIAS: 'npm:string-width@^4.2.0',
+    };
+    assert.deepEqual(keptOf(plain), Object.keys(plain));
+  });
 });
