@@ -159,10 +159,27 @@ function splitActions(part: Part): Part[] {
       ...splitActions({ text: part.text.slice(at + within[0].length), follows: true }),
     ];
   }
-  const at = andAction.exec(masked);
-  // Stryker disable next-line Regex: only one word or more counts, and a single word has no space to split at
-  if (!at || masked.slice(0, at.index).trim().split(/\s+/).length < 2) return [part];
+  const at = actionJoin(masked);
+  if (!at) return [part];
   return [{ text: part.text.slice(0, at.index), follows: part.follows }, ...splitActions({ text: part.text.slice(at.index + at[0].length), follows: true })];
+}
+
+const everyActionJoin = new RegExp(andAction.source, 'gi');
+const verbWord = new RegExp(String.raw`^(?:${actionVerbs})$`, 'i');
+
+/**
+ * The first "and <verb>" or "then <verb>" of `masked` that starts a second action: after two words or more, and an "and"
+ * not after a verb, which joins two verbs into one action ("Read and summarize", "the add, list and search commands", "says list and search print
+ * tags": a newcomer's request lost "and search commands" to a search step of its own).
+ */
+function actionJoin(masked: string): RegExpExecArray | null {
+  for (const match of masked.matchAll(everyActionJoin)) {
+    const before = masked.slice(0, match.index).trim().split(/\s+/);
+    // Stryker disable next-line EqualityOperator: only one word or more counts, and a single word has no space to split at
+    const joinsVerbs = verbWord.test(before.at(-1)!) && /^\s+and\s/i.test(match[0]);
+    if (before.length >= 2 && !joinsVerbs) return match;
+  }
+  return null;
 }
 
 function cleanPart(part: Part): Part {

@@ -71,6 +71,18 @@ describe('splitRequest', () => {
     assert.deepEqual(splitRequest('- Delete build/old.js and build/new.js').parts, ['Delete build/old.js and build/new.js']);
   });
 
+  it('does not split at "and" between two verbs: one action, or a list of names (a newcomer lost "and search commands")', () => {
+    assert.deepEqual(splitRequest('Create a file docs/commands.md listing the add, list and search commands').parts, [
+      'Create a file docs/commands.md listing the add, list and search commands',
+    ]);
+    assert.deepEqual(splitRequest('Update the CHANGELOG with an entry that says list and search print tags').parts, [
+      'Update the CHANGELOG with an entry that says list and search print tags',
+    ]);
+    assert.deepEqual(splitRequest('Please read and summarize README.md and delete notes.txt').parts, ['Please read and summarize README.md', 'Delete notes.txt']);
+    // "then" orders what follows whatever stands before it.
+    assert.deepEqual(splitRequest('Please build then test the app').parts, ['Please build', 'Test the app']);
+  });
+
   it('splits "then" without a comma before a second action, ordering it after the first', () => {
     assert.deepEqual(splitRequest('add a README section then run npm test'), { parts: ['Add a README section', 'Run npm test'], follows: [false, true] });
     assert.deepEqual(splitRequest('Run `lint then test`').parts, ['Run `lint then test`']);
