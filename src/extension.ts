@@ -197,7 +197,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const chat = registerChatParticipant(context.extensionUri, deps, interaction);
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () =>
-      loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => tree.shownRun(), executing: (runId) => runs.executing(runId) }, log),
+      loadRuntime().showPlan(panels(), { plan: () => tree.currentPlan(), run: () => tree.shownRun(), executing: (runId) => runs.executing(runId) }, log),
     ),
     log,
     mcp,
@@ -234,7 +234,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     queue,
     registerApproveRest({ pending, queue, runs, tools: () => loadRuntime().createToolRegistry([...tools()]), log }),
     ...registerViewCommands(tree, log),
-    ...registerRunsCommands({ runs, runsTree, tree, log }),
+    ...registerRunsCommands({ runs, runsTree, tree, log, showInPanel: (state, live) => (panelsMade ? panels().showRunIfOpen(state, live) : undefined) }),
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), holdTools: () => mcp.hold() }),
     ...registerTaskFileCommands({
       tree,
@@ -291,7 +291,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     interrupted.forEach((run) => void notifyRunInterrupted(run));
     // The run the reload cut off is shown where it was followed, the Plan view and the plan panel, not empty views.
     const shown = interrupted[0] && (await runs.showInterrupted(interrupted[0].runId));
-    if (shown && !(panelsMade && panels().panels.panel())) panels().panels.show().showRun(shown, false);
+    if (shown && !(panelsMade && panels().panels.panel())) panels().showRun(shown, false);
   }).catch((error: unknown) => log.warn(`Could not show the run the reload interrupted: ${errorMessage(error)}`));
   return {
     tree,

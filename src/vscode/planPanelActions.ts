@@ -15,6 +15,7 @@ import type { WebviewMessage } from '../shared/panelProtocol';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { ExecutionEvent } from './executionEvent';
 import { errorMessage } from '../shared/errorMessage';
+import type { UndoneChanges } from '../core/tools/undoneChanges';
 
 /** What the panel needs of the editor's runs: the `RunController`, seen by this role. */
 export interface PanelRuns {
@@ -29,6 +30,8 @@ export interface PanelRuns {
     /** Undo of the whole run, once the user confirmed it; `undefined` when they kept its changes. */
     undoAsked(runId: string): Promise<RunUndo | undefined>;
     changedFiles(runId: string): Promise<string[]>;
+    /** What Undo has taken back of the run so far. */
+    undone(runId: string): Promise<UndoneChanges>;
     readonly onDidUndo: vscode.Event<RunUndo>;
   };
   /** The current folder: where a plan reviewed in the panel runs unless it was made for another. */

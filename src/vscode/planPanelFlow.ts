@@ -5,7 +5,8 @@ import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import type { ApprovalSetting } from '../core/plan/stepApproval';
 import type { Tool } from '../core/tools/tool';
-import type { PanelTraffic } from './planPanel';
+import type { PanelTraffic, PlanPanel } from './planPanel';
+import type { RunState } from '../core/engine/runEvents';
 import { planPanelActions, type PanelActionDeps } from './planPanelActions';
 import { PlanPanelController } from './planPanelController';
 import type { PlanReview } from './planReview';
@@ -34,6 +35,13 @@ export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'>
 export interface PlanPanelFlow extends vscode.Disposable {
   /** Opens, finds and closes the panel. */
   panels: PlanPanelController;
+  /**
+   * Opens the panel showing the run `state`: followed when `live`, else as it ended, with the files it changed and what
+   * Undo took back of it, read from its checkpoints (a run opened again after Undo showed its files as changed, and Undo).
+   */
+  showRun(state: RunState, live: boolean): PlanPanel;
+  /** `showRun` when the panel is open and not reviewing a plan: a run opened in the Runs view shows there too. */
+  showRunIfOpen(state: RunState, live: boolean): void;
   /** "Plan task"'s review in the panel: resolves with the plan the user started, or `undefined`. */
   review: PlanReview;
 }
@@ -156,9 +164,27 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     }),
   ];
 
+  const showRun = (state: RunState, live: boolean): PlanPanel => {
+    const panel = panels.show();
+    panel.showRun(state, live);
+    if (!live) {
+      const { runId } = state;
+      Promise.all([runs.changes.changedFiles(runId), runs.changes.undone(runId)]).then(
+        ([changedFiles, undone]) => panel.setRunDetails(runId, { changedFiles, ...(undone.steps.size > 0 || undone.paths.size > 0 ? { undone } : {}) }),
+        (error: unknown) => log.warn(`Plan panel: could not read what run ${runId} changed: ${errorMessage(error)}`),
+      );
+    }
+    return panel;
+  };
+
   return {
     panels,
     review,
+    showRun,
+    showRunIfOpen: (state, live) => {
+      const panel = panels.panel();
+      if (panel && !panel.isReviewing()) showRun(state, live);
+    },
     dispose: () => {
       clearTimeout(settle);
       decideReview(undefined);

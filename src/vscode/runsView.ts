@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
@@ -231,6 +232,8 @@ export interface RunsCommandDeps {
   runsTree: RunsTreeProvider;
   tree: PlanTreeProvider;
   log: vscode.LogOutputChannel;
+  /** Shows an opened run in the plan panel too when the panel is open (not reviewing a plan): the panel and the Plan view agree. */
+  showInPanel: (state: RunState, live: boolean) => void;
 }
 
 /** Open, Resume, Delete and Undo run, and Refresh, for the Runs view's items (from the Command Palette: the run the Plan view shows). */
@@ -259,6 +262,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       // The run executing is shown live and followed; another stays on screen while a run goes on.
       const live = deps.runs.executing(state.runId);
       deps.tree.setRun(live ?? state, live === undefined);
+      deps.showInPanel(live ?? state, live !== undefined);
       await vscode.commands.executeCommand('taskPlanner.plan.focus');
     }),
     vscode.commands.registerCommand('taskPlanner.resumeRun', async (arg?: unknown): Promise<RunResult | undefined> => {

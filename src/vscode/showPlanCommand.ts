@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { parsePlan } from '../core/plan/parsePlan';
 import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
-import type { PlanPanelController } from './planPanelController';
+import type { PlanPanelFlow } from './planPanelFlow';
 import { showError, showInformation } from './notifications';
 
 /** What "Show plan" shows when no plan file is the active editor: what the Plan view shows. */
@@ -20,7 +20,8 @@ export interface ShownInPlanView {
  * `*.plan.json` file, else with what the Plan view shows: its run (followed live while it
  * goes on, else as it ended) or its plan; says what to do when there is none.
  */
-export async function showPlan(panels: PlanPanelController, current: ShownInPlanView, log: vscode.LogOutputChannel): Promise<void> {
+export async function showPlan(flow: Pick<PlanPanelFlow, 'panels' | 'showRun'>, current: ShownInPlanView, log: vscode.LogOutputChannel): Promise<void> {
+  const { panels } = flow;
   const document = vscode.window.activeTextEditor?.document;
   if (document && /\.plan\.json$/i.test(document.fileName)) {
     const parsed = parsePlan(document.getText());
@@ -38,10 +39,10 @@ export async function showPlan(panels: PlanPanelController, current: ShownInPlan
   const run = current.run();
   if (run?.plan && run.plan.id === plan?.id) {
     const live = current.executing(run.runId);
-    const panel = panels.show();
     // The run opened from the Runs view, not whichever run the panel follows (another of the folder, or of another folder):
     // a run going on is followed from its latest state, a finished one shown as it ended.
-    if (!(live && panel.follows(live.runId))) panel.showRun(live ?? run, live !== undefined);
+    if (live && panels.panel()?.follows(live.runId)) panels.show();
+    else flow.showRun(live ?? run, live !== undefined);
     return;
   }
   if (plan || panels.panel()) {

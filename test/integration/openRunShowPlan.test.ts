@@ -1,7 +1,7 @@
 // "Open run" in the Runs view, then "Show plan": the plan panel shows the run that was opened (the one the Plan view
 // shows), never another run of the folder, whether or not another run is going on there.
 import * as assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
@@ -66,6 +66,38 @@ describe('Open run, then Show plan', function () {
     await showPlan();
     assert.equal(await panelShowing(api, `run ${first.runId} completed`), `run ${first.runId} completed`);
     assert.equal(panelRun()?.objective, listing.objective);
+  });
+
+  it('Open run with the panel open shows the run there too: the Plan view and the panel agree (a newcomer saw them differ)', async () => {
+    const first = await api.startPlan(listing);
+    assert.equal(first.status, 'completed');
+    await showPlan();
+    const second = await startWaiting(writing('open-run-agree.txt'));
+    await finish(second);
+    await until('the panel to show the second run ended', () => panelRun()?.runId === second.runId && panelRun()?.status === 'completed');
+    await vscode.commands.executeCommand('taskPlanner.openRun', first.runId);
+    assert.equal(api.currentPlan()?.id, listing.id, 'the Plan view does not show the run opened');
+    assert.equal(await panelShowing(api, `run ${first.runId} completed`), `run ${first.runId} completed`);
+    rmSync(join(root, 'open-run-agree.txt'), { force: true });
+  });
+
+  it('a run opened again after Undo shows its changes undone and offers no Undo (it showed the file changed, and Undo)', async () => {
+    const undone = await startWaiting(writing('open-run-undone.txt'));
+    await finish(undone);
+    await vscode.commands.executeCommand('taskPlanner.undoRun', undone.runId);
+    assert.equal(existsSync(join(root, 'open-run-undone.txt')), false, 'Undo did not take the file back');
+    const other = await api.startPlan(listing);
+    await until('the panel to show the other run', () => panelRun()?.runId === other.runId);
+    await vscode.commands.executeCommand('taskPlanner.openRun', undone.runId);
+    const shown = await until('the panel to show the run undone', () => {
+      const run = panelRun();
+      return run?.runId === undone.runId && run.steps.find((step) => step.id === 'W1')?.changesUndone === true ? run : undefined;
+    });
+    assert.deepEqual(shown.summary?.changedFiles, []);
+    assert.equal(shown.summary?.canUndo, false);
+    // Show plan shows it the same way.
+    await showPlan();
+    await until('Show plan to show the run undone', () => (panelRun()?.runId === undone.runId && panelRun()?.summary?.canUndo === false ? true : undefined));
   });
 
   it('a run of another plan waits: Show plan shows the run opened, as it ran (not its plan for a new review)', async () => {
@@ -133,17 +165,16 @@ describe('Open run, then Show plan', function () {
     }
   });
 
-  it("the panel's Run from here runs the plan of the run it shows again, not the plan the Plan view shows", async () => {
+  it("the panel's Run from here runs the plan of the run it shows again, the run opened in the Runs view", async () => {
     const shown = await api.startPlan(listing);
     assert.equal(shown.status, 'completed');
     const other = await startWaiting(writing('open-run-rerun.txt'));
     await finish(other);
+    assert.equal(await panelShowing(api, `run ${other.runId} completed`), `run ${other.runId} completed`);
+    // Opened in the Runs view: the panel, open on the other run, shows it too.
     await vscode.commands.executeCommand('taskPlanner.openRun', shown.runId);
-    await showPlan();
     assert.equal(await panelShowing(api, `run ${shown.runId} completed`), `run ${shown.runId} completed`);
-    // The Runs view opens the other run: the Plan view shows its plan; the panel still shows the listing.
-    await vscode.commands.executeCommand('taskPlanner.openRun', other.runId);
-    assert.equal(api.currentPlan()?.id, 'open-run-writing', 'the Plan view does not show the run opened');
+    assert.equal(api.currentPlan()?.id, listing.id);
     const before = new Set(await api.runIds());
     await api.planPanel.send({ type: 'runFromHere', stepId: 'L1' });
     try {
