@@ -182,7 +182,11 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
           );
         }
         guard.remember(call, outcome.content);
-        if (!outcome.ok) options.output(`✘ ${call.name}: ${outcome.content}\n`);
+        // The person reads why in words (the envelope the model gets is JSON): a newcomer read `{"tool":"edit_file","status":"error",…}`.
+        if (!outcome.ok) {
+          const why = outcome.rejected ? `rejected by you${outcome.error ? `: ${outcome.error}` : ''}` : (outcome.error ?? outcome.content);
+          options.output(`✘ ${call.name}: ${why}\n`);
+        }
         const bytes = utf8Length(outcome.content);
         if (resultBytes + bytes > options.maxToolResultBytes) {
           outcome = notRunOutcome(

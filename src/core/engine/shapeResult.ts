@@ -16,12 +16,12 @@ export type ShapedResult =
   | { kind: 'result'; result: unknown; changes?: AgentChanges }
   | { kind: 'rejected'; reason: string }
   | { kind: 'mismatch'; diagnosis: string }
-  | { kind: 'feedback'; diagnosis: string };
+  | { kind: 'feedback'; message: string; diagnosis: string };
 
 /**
  * The first layer of verification (docs/architecture.md §4), pure: an agent that tried to
  * change files and changed none is not done on its word (a change rejected with feedback:
- * `feedback`, the last feedback for the next attempt; else every change rejected by the user:
+ * `feedback`, what happened for the person and the last feedback for the next attempt; else every change rejected by the user:
  * `rejected`, never retried; some failed: `mismatch` listing them, so the retry knows);
  * under an output schema the result must be JSON (a string result is parsed, at most
  * `textCaps.result` characters) that matches the schema (`checkOutput`'s diagnosis).
@@ -32,12 +32,12 @@ export function shapeResult(step: Step, produced: unknown): ShapedResult {
   if (changes !== undefined && noChangeHappened(changes)) {
     const feedback = changes.rejected.filter((change) => change.feedback === true).at(-1)?.reason;
     if (feedback !== undefined) {
+      const happened = `None of the step's file changes happened (${changesText(changes).replace(/\n/g, '; ')}).`;
       return {
         kind: 'feedback',
-        diagnosis: capText(
-          `None of the step's file changes happened (${changesText(changes).replace(/\n/g, '; ')}). ${feedbackInstruction(feedback)}`,
-          textCaps.message,
-        ),
+        // The person reads what happened; only the next attempt's model is told what to do about it.
+        message: capText(`${happened} You rejected the change and said: ${JSON.stringify(feedback)}; the agent did not propose it again.`, textCaps.message),
+        diagnosis: capText(`${happened} ${feedbackInstruction(feedback)}`, textCaps.message),
       };
     }
     if (changes.failed.length === 0) {

@@ -72,8 +72,8 @@ interface AttemptFailure {
   retryable: boolean;
   /** Why another attempt would not help, said when the step had attempts left (see `StepFailure`). */
   notRetried?: string | undefined;
-  /** The message is the user's feedback on a rejected change: the next attempt is given it, as a diagnosis is. */
-  feedback?: true;
+  /** What the next attempt is told instead of `message` (the user's feedback on a rejected change, with what to do about it). */
+  diagnosis?: string;
 }
 
 /** How one attempt ended: a result, a failure worth a policy decision, or the step is settled already. */
@@ -109,7 +109,7 @@ export async function attemptStep(step: Step, stepRun: StepRun): Promise<void> {
     if (end.kind === 'settled') return;
     const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end, depends, run, checks) : end.failure;
     if (failure === undefined) return;
-    diagnosis = failure.cause === 'verification' || failure.feedback ? failure.message : undefined;
+    diagnosis = failure.diagnosis ?? (failure.cause === 'verification' ? failure.message : undefined);
     const delayMs = concludeFailure(step, attempt, failure, run);
     if (delayMs === undefined) return;
     try {
@@ -275,7 +275,7 @@ async function completeIfVerified(
   checks: StepChecks<StepRun> | undefined,
 ): Promise<AttemptFailure | undefined> {
   const shaped = shapeResult(step, produced);
-  if (shaped.kind === 'feedback') return { message: shaped.diagnosis, cause: 'error', retryable: true, feedback: true };
+  if (shaped.kind === 'feedback') return { message: shaped.message, diagnosis: shaped.diagnosis, cause: 'error', retryable: true };
   if (shaped.kind === 'rejected') {
     settleRejected(step, shaped.reason, run);
     return undefined;

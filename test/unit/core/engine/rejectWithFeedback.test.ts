@@ -82,6 +82,8 @@ describe('Reject with feedback: the agent hears the reason and proposes again wi
     const { result } = await run(plan, [write('a.txt', 'hi'), 'I could not.'], { approvals: [{ approved: false, feedback: 'Say Hello!' }] });
     assert.notEqual(result.steps['S1']?.status, 'completed');
     assert.match(result.steps['S1']?.error ?? '', /rejected.*said: "Say Hello!"/s);
+    // What the model is told to do is the model's: the person read "Propose the change again … (a new call …)" (a trial).
+    assert.doesNotMatch(result.steps['S1']?.error ?? '', /Propose|a new call/);
     const plain = await run(plan, [write('a.txt', 'hi'), 'I could not.'], { approvals: [{ approved: false }] });
     assert.equal(plain.result.steps['S1']?.status, 'skipped');
     assert.equal(plain.result.steps['S1']?.skipCause, 'rejected');
