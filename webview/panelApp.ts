@@ -128,6 +128,7 @@ export class PanelApp extends LitElement {
       type: 'notice',
       id: 0,
       level: 'error',
+      untilEdit: false,
       text: `${unknown} from the extension, which this panel does not know (the extension was probably updated). Close the panel and open it again with "Task Planner: Show plan".`,
     };
   };

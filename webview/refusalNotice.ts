@@ -8,10 +8,11 @@ export interface ShownNotice {
 }
 
 /**
- * The notice still shown after the snapshot `model`: a refusal ("Refused: …") goes once a
- * later edit succeeded, which the review shows as a newer plan version; any other stays.
+ * The notice still shown after the snapshot `model`: one about the plan version under review (`untilEdit`: a refusal,
+ * how the planner's answer was read) goes once a later edit succeeded, which the review shows as a newer plan version;
+ * any other stays.
  */
 export function noticeAfterSnapshot(shown: ShownNotice, model: PanelViewModel): ShownNotice | undefined {
-  if (shown.notice.level !== 'error' || shown.planVersion === undefined || model.mode !== 'review') return shown;
+  if (!shown.notice.untilEdit || shown.planVersion === undefined || model.mode !== 'review') return shown;
   return model.review.planVersion > shown.planVersion ? undefined : shown;
 }

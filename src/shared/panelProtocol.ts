@@ -39,8 +39,11 @@ export interface HostMessageBodies {
   output: { runId: string; seq: number; stepId: string; text: string };
   /** Host, answering `resyncOutput` or at `ready`: every step's output tail, up to chunk `seq`. */
   outputResync: { runId: string; seq: number; tails: Record<string, string> };
-  /** Host, when an action was refused or did something worth saying (e.g. an edit broke a dependency). */
-  notice: { id: number; level: 'info' | 'error'; text: string };
+  /**
+   * Host, when an action was refused or did something worth saying (e.g. an edit broke a dependency). `untilEdit`: it is
+   * about the plan version under review (a refusal, how the planner's answer was read), so a later version takes it away.
+   */
+  notice: { id: number; level: 'info' | 'error'; text: string; untilEdit: boolean };
   /**
    * Host, after an `edit` that named a `request`: whether it was taken (sent after the snapshot showing it). The form
    * that sent it closes only when it was: a refused one keeps what was typed, whatever snapshot came meanwhile.

@@ -197,10 +197,13 @@ export class PlanPanel implements vscode.Disposable {
     this.refresh();
   }
 
-  /** Shows a message above the plan or run until the user dismisses it or the mode changes. */
-  notify(level: 'info' | 'error', text: string): void {
+  /**
+   * Shows a message above the plan or run until the user dismisses it or the mode changes, or, when `untilEdit` (a refusal
+   * by default), until a later version of the plan under review shows.
+   */
+  notify(level: 'info' | 'error', text: string, untilEdit = level === 'error'): void {
     this.noticeId += 1;
-    const notice: HostToWebviewMessage = { type: 'notice', id: this.noticeId, level, text };
+    const notice: HostToWebviewMessage = { type: 'notice', id: this.noticeId, level, text, untilEdit };
     if (this.ready) this.post(notice);
     else if (!this.disposed) this.unsentNotices.push(notice);
   }

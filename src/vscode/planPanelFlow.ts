@@ -118,7 +118,8 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     decideReview(undefined);
     // The panel critiques each version itself; the model's findings are the part it cannot make.
     const panel = panels.show(plan, critique.issues.filter((issue) => issue.check === 'llm_review'));
-    if (warnings.length > 0) panel.notify('info', vscode.l10n.t('Reading the plan: {0}', warnings.join(' ')));
+    // About the answer as read: an edit of the plan makes it history (a fixed dependency's error stayed on top).
+    if (warnings.length > 0) panel.notify('info', vscode.l10n.t('Reading the plan: {0}', warnings.join(' ')), true);
     return new Promise<Plan | undefined>((resolve) => {
       reviewing = { resolve };
       const closed = panel.onDidDispose(() => {

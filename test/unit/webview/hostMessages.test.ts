@@ -14,7 +14,7 @@ function recording(): { handlers: MessageHandlers<HostToWebviewMessage>; seen: H
 describe('dispatchHostMessage (the webview side of host messages)', () => {
   it('hands each message of the protocol to the handler of its type', () => {
     const { handlers, seen } = recording();
-    const notice: HostToWebviewMessage = { type: 'notice', id: 3, level: 'info', text: 'Saved' };
+    const notice: HostToWebviewMessage = { type: 'notice', id: 3, level: 'info', text: 'Saved', untilEdit: false };
     const chunk: HostToWebviewMessage = { type: 'output', runId: 'r', seq: 1, stepId: 'S1', text: 'hi' };
     assert.equal(dispatchHostMessage(handlers, notice), undefined);
     assert.equal(dispatchHostMessage(handlers, chunk), undefined);
