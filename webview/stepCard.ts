@@ -76,7 +76,7 @@ function renderDetails(step: StepView): TemplateResult {
     ${step.uses ? html`<dt>Uses</dt><dd class="step-uses">${step.uses}</dd>` : nothing}
     ${step.basedOn ? html`<dt>Based on</dt><dd class="mono step-based-on">${step.basedOn}</dd>` : nothing}
     ${step.writes ? html`<dt>Changes only</dt><dd class="mono step-writes" title="Steps whose files overlap never run at once; a change of another file asks first">${step.writes}</dd>` : nothing}
-    ${step.when ? html`<dt>Runs when</dt><dd><code>${shownText(step.when)}</code></dd>` : nothing}
+    ${step.when ? html`<dt>Runs when</dt><dd>${step.when.code ? html`<code>${shownText(step.when.text)}</code>` : shownText(step.when.text)}</dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;
 }

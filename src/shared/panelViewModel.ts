@@ -70,7 +70,8 @@ export interface StepView {
   /** The same paths and globs as written in the plan, for editing; absent when the step declares none. */
   writePatterns?: string[];
   onVerificationFailure: FailurePolicyView;
-  when?: string;
+  /** The step's condition: in words where the planner wrote a known shape, else its predicate (`code`). */
+  when?: { text: string; code: boolean };
   skipped: boolean;
   /** A step the user skipped that this one waits on (directly or through others): the run skips this one too. */
   skippedWith?: string;

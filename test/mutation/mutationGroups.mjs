@@ -25,6 +25,7 @@ export const mutationGroups = [
       'src/core/workspace/confinedWalk.ts',
       'src/core/workspace/confinedEntry.ts',
       'src/core/workspace/atomicWrites.ts',
+      'src/core/workspace/caseFold.ts',
       'src/core/workspace/changeKey.ts',
       'src/core/workspace/listConfined.ts',
       'src/core/workspace/readManyConfined.ts',

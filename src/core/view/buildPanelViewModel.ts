@@ -26,6 +26,7 @@ import { visibleControls } from '../../shared/visibleCharacters';
 import { oneLine } from '../text/oneLine';
 import type { Diagnostic, Plan, PlanBasis, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
+import { conditionText } from '../plan/conditionText';
 import type { ReplanRecord } from '../engine/replanRecord';
 import { stepApproval, type ApprovalSetting, type StepApproval } from '../plan/stepApproval';
 import type { ToolRegistry } from '../tools/tool';
@@ -254,7 +255,7 @@ function stepView(step: Step, index: number, problems: string[], approval: StepA
       ? {}
       : { writes: visibleControls(oneLine(step.writes.length === 0 ? 'no file' : step.writes.join(', '), usesLength)), writePatterns: [...step.writes] }),
     onVerificationFailure: step.onVerificationFailure,
-    ...(step.when === undefined ? {} : { when: step.when }),
+    ...(step.when === undefined ? {} : { when: conditionText(step.when) }),
     skipped: step.skipped === true,
     approval,
     problems,

@@ -52,7 +52,7 @@ describe('shownText', () => {
       critical: true,
       verification: `result.ok${'\ufeff'}`,
       onVerificationFailure: 'stop',
-      when: `true${'\u202d'}`,
+      when: { text: `true${'\u202d'}`, code: true },
       skipped: false,
       approval: 'asks',
       problems: [],

@@ -71,7 +71,7 @@ describe('buildPanelViewModel: the review the panel shows', () => {
       maxAttempts: 1,
       critical: true,
       onVerificationFailure: 'stop',
-      when: 'depends.R.ok',
+      when: { text: 'depends.R.ok', code: true },
       skipped: false,
       approval: 'asks',
       problems: [],
