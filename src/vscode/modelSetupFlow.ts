@@ -249,7 +249,9 @@ async function chooseModel(
   if (listing.ok && listing.models.length > 0) {
     return deps.ui.pick(
       vscode.l10n.t('Task Planner: Set up a model (3/3)'),
-      vscode.l10n.t('Which of the {0} models at {1}?', listing.models.length, baseUrl),
+      listing.models.length === 1
+        ? vscode.l10n.t('The model at {0}:', baseUrl)
+        : vscode.l10n.t('Which of the {0} models at {1}?', listing.models.length, baseUrl),
       listing.models.map((id) => ({ label: id, value: id })),
     );
   }

@@ -54,8 +54,14 @@ export async function setUpModel(
       : outcome.message;
   log.info(`Set up a model: ${message}`);
   if (outcome.ok) {
-    void showInformation(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Plan task'))
-      .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.planTask'));
+    const planTask = vscode.l10n.t('Plan task');
+    // A server that does not say its context size: the setting the message names is one click away (a newcomer looked for it).
+    const setContext = outcome.choice.provider === 'openai' && readSettings().contextTokens <= 0 ? [vscode.l10n.t('Set the context size')] : [];
+    void showInformation(vscode.l10n.t('Task Planner: {0}', message), planTask, ...setContext).then((choice) => {
+      if (choice === planTask) return vscode.commands.executeCommand('taskPlanner.planTask');
+      if (choice !== undefined) return vscode.commands.executeCommand('workbench.action.openSettings', 'taskPlanner.llm.contextTokens');
+      return undefined;
+    });
   } else {
     void showWarning(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Set up a model'))
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));

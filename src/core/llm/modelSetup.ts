@@ -127,7 +127,7 @@ export type ConnectionTest = { ok: true; model: string } | { ok: false; error: u
  * with the model that answered, or what failed and what to do about it.
  */
 export function describeConnection(choice: ModelChoice, test: ConnectionTest): string {
-  if (choice.provider === 'heuristic') return 'Task Planner now plans without a model (the heuristic planner): steps that need a model are yours to do.';
+  if (choice.provider === 'heuristic') return 'From now on it plans without a model (the heuristic planner): steps that need a model are yours to do.';
   if (choice.provider === 'vscode') {
     if (test.ok) return `Connected: the VS Code chat model ${test.model} answered. Task Planner plans and runs agent steps with it.`;
     return `The VS Code chat model did not answer: ${plainReason(test.error)}. Check that its extension (GitHub Copilot or another) is installed and signed in.`;
