@@ -293,7 +293,10 @@ async function showFileApproval(
     request.operation === 'delete'
       ? vscode.l10n.t('delete')
       : proposal.currentText === undefined
-        ? vscode.l10n.t('create')
+        ? // A new empty file shows two empty sides: the tab says what is proposed (a newcomer saw a blank diff).
+          proposal.proposedText === ''
+          ? vscode.l10n.t('create, empty')
+          : vscode.l10n.t('create')
         : request.operation === 'edit'
           ? vscode.l10n.t('edit')
           : vscode.l10n.t('write');

@@ -61,7 +61,10 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     await shoot('1-review');
     await review.locator('vscode-button[data-action="start"]').click();
 
-    await page.locator('.tab', { hasText: 'S001' }).first().waitFor({ timeout: 30_000 });
+    const tab = page.locator('.tab', { hasText: 'S001' }).first();
+    await tab.waitFor({ timeout: 30_000 });
+    // Both sides of the diff are empty: the tab says the file proposed is a new, empty one (a newcomer saw a blank diff).
+    assert.match(await tab.innerText(), /RELEASE-NOTES\.md \(create, empty, proposed\)/);
     assert.equal(existsSync(join(folder, 'RELEASE-NOTES.md')), false, 'the file exists before approval');
     await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
 
