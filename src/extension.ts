@@ -16,6 +16,7 @@ import { registerRunChangeDiff } from './vscode/runChangeDiff';
 import { RequestEditors } from './vscode/requestEditor';
 import { RunController } from './vscode/runController';
 import { RunsTreeProvider, registerRunsCommands } from './vscode/runsView';
+import { WalkthroughProgress } from './vscode/walkthroughProgress';
 import { estimateSetupFor, runSetupFor } from './vscode/runSetup';
 import { RunStatusBar } from './vscode/runStatusBar';
 import { readSettings } from './vscode/settings';
@@ -102,6 +103,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const keys = new ApiKeyStore(context.secrets, context.globalState, () => readSettings().userBaseUrl, ...(seams.keyPrompts ? [seams.keyPrompts] : []));
   const pending = new PendingPrompts();
   const modelStatus = new ModelStatus(keys, context.globalState, log);
+  const walkthrough = new WalkthroughProgress(context.globalState);
   const documents = new ProposalDocuments();
   const snapshots = new SnapshotDocuments();
   const sessionPlanner = createSessionPlanner();
@@ -213,6 +215,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     snapshots,
     vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, snapshots),
     ...registerUndoAnyway({ runs: runs.changes, documents: snapshots, log }),
+    // The walkthrough's steps tick on the work itself, whichever view or button did it (`WalkthroughProgress`).
+    runs.onDidExecutionEvent(({ event }) => walkthrough.markRunEvent(event)),
+    runs.changes.onDidUndo(() => walkthrough.mark('undone')),
+    tree.onDidChangeTreeData(() => (tree.currentPlan() ? walkthrough.mark('planned') : undefined)),
     ...registerRunChangeDiff({ runs: runs.changes, documents: snapshots }),
     planView,
     runsView,

@@ -247,8 +247,6 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         // Kept: the user chose to keep the run's changes, and the panel stays as it was.
         if (!undo) return;
         const { report, text: message } = undo;
-        // The walkthrough's "Undo a run" step waits on this key too: this button does not go through the command.
-        void vscode.commands.executeCommand('setContext', 'taskPlanner.undidRun', true);
         log.info(`Run ${runId}: ${message}`);
         panel.notify('info', message);
         // The files changed since the run can be undone anyway, each after its diff (a question the panel cannot hold).

@@ -44,7 +44,7 @@ describe('architecture: the getting-started walkthrough', () => {
   it('completes every step on a command the extension has, or on a context key Task Planner sets (the active planner, a run undone)', () => {
     assert.ok(steps.every((step) => (step.completionEvents ?? []).length > 0));
     const events = steps.flatMap((step) => step.completionEvents ?? []);
-    const ownKeys = new Set(['taskPlanner.planner', 'taskPlanner.undidRun']);
+    const ownKeys = new Set(['taskPlanner.planner', ...['planned', 'started', 'answered', 'undone'].map((step) => `taskPlanner.walkthrough.${step}`)]);
     const contextKeys = (event: string): string[] =>
       event
         .slice('onContext:'.length)
@@ -54,12 +54,17 @@ describe('architecture: the getting-started walkthrough', () => {
     assert.deepEqual(events.filter((event) => !ownContext(event) && (!/^onCommand:/.test(event) || !commands.has(event.slice('onCommand:'.length)))), []);
   });
 
-  // The panel's Undo run undoes through the run's changes, not the command (issue 32's newcomer: the step stayed unticked).
-  it('ticks the undo step on an undo from the plan panel too: the panel sets the context key the step waits on', () => {
-    const step = steps.find((entry) => entry.id === 'undo');
-    assert.ok(step?.completionEvents?.includes('onContext:taskPlanner.undidRun'), JSON.stringify(step?.completionEvents));
-    const actions = readFileSync(join(projectRoot, 'src/vscode/planPanelActions.ts'), 'utf8');
-    assert.match(actions, /undoRun: async[\s\S]*?'setContext', 'taskPlanner\.undidRun', true/);
+  // The panel's Undo run undoes through the run's changes, not the command (issue 32's newcomer: the step stayed unticked), and
+  // a newcomer who worked before opening the walkthrough, or before a reload, found every step unticked (2026-12-06).
+  it('ticks the plan, review, approve and undo steps on the work itself, kept across reloads (WalkthroughProgress)', () => {
+    const keyOf: Record<string, string> = { planTask: 'planned', review: 'started', approve: 'answered', undo: 'undone' };
+    for (const [id, key] of Object.entries(keyOf)) {
+      const step = steps.find((entry) => entry.id === id);
+      assert.ok(step?.completionEvents?.includes(`onContext:taskPlanner.walkthrough.${key}`), `${id}: ${JSON.stringify(step?.completionEvents)}`);
+    }
+    const extension = readFileSync(join(projectRoot, 'src/extension.ts'), 'utf8');
+    assert.match(extension, /runs\.changes\.onDidUndo\(\(\) => walkthrough\.mark\('undone'\)\)/);
+    assert.match(extension, /runs\.onDidExecutionEvent\(\(\{ event \}\) => walkthrough\.markRunEvent\(event\)\)/);
   });
 
   // VS Code's walkthrough service takes an onContext condition that already holds when it registers the walkthrough
