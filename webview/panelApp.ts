@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebviewMessage, MessageHandlers, WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { PanelViewModel } from '../src/shared/panelViewModel';
 import { dispatchHostMessage } from './hostMessages';
 import { editResultEvent, panelActionEvent, reviewDraftEvent, type EditResult } from './panelAction';
 import { applyOutputChunk, applyOutputResync, applyRunDelta, applySnapshot, emptyPanelState, withDraft, type PanelState, type ReviewDraft } from './panelStore';
@@ -46,6 +47,7 @@ export class PanelApp extends LitElement {
   /** Whether focus was inside the panel when the current update began (only then may the update move it). */
   private hadFocus = false;
   private modeChanged = false;
+  private toTop = false;
 
   /** Connects to the host; call once before the element renders anything useful. */
   connect(host: HostConnection): void {
@@ -93,6 +95,8 @@ export class PanelApp extends LitElement {
         this.notice = undefined;
         this.modeChanged = true;
       }
+      // Another plan or run starts at its top: the page kept the last one's scroll, and a newcomer's new plan opened at its end.
+      if (applied && shownId(state.model) !== shownId(this.state.model)) this.toTop = true;
       if (applied && this.notice) this.notice = noticeAfterSnapshot({ notice: this.notice, planVersion: this.noticePlanVersion }, message.model)?.notice;
       this.setPanelState(state);
       if (applied) void this.reportRender(message.model.version, started);
@@ -153,6 +157,10 @@ export class PanelApp extends LitElement {
   }
 
   override updated(): void {
+    if (this.toTop) {
+      this.toTop = false;
+      window.scrollTo(0, 0);
+    }
     const modeChanged = this.modeChanged;
     this.modeChanged = false;
     if (this.hadFocus) void this.keepFocus(modeChanged);
@@ -213,3 +221,11 @@ export class PanelApp extends LitElement {
 }
 
 customElements.define('plan-panel-app', PanelApp);
+
+/**
+ * What the panel shows, by identity: the plan under review (its versions are the same one), or a run, any run (a repair
+ * run continues the one followed, where the reader may be reading its output).
+ */
+function shownId(model: PanelViewModel | undefined): string | undefined {
+  return model?.mode === 'review' ? `plan:${model.review.planId}` : model?.mode;
+}
