@@ -40,7 +40,7 @@ export interface PlanPanelFlow extends vscode.Disposable {
    * Undo took back of it, read from its checkpoints (a run opened again after Undo showed its files as changed, and Undo).
    */
   showRun(state: RunState, live: boolean): PlanPanel;
-  /** `showRun` when the panel is open and not reviewing a plan: a run opened in the Runs view shows there too. */
+  /** `showRun` when the panel is open, neither reviewing a plan nor following a run going on: a run opened in the Runs view shows there too. */
   showRunIfOpen(state: RunState, live: boolean): void;
   /** "Plan task"'s review in the panel: resolves with the plan the user started, or `undefined`. */
   review: PlanReview;
@@ -184,7 +184,8 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     showRun,
     showRunIfOpen: (state, live) => {
       const panel = panels.panel();
-      if (panel && !panel.isReviewing()) showRun(state, live);
+      // A review and a run the panel follows as it goes on stay: its buttons act on that run until it ends.
+      if (panel && !panel.isReviewing() && !panel.isFollowingRun()) showRun(state, live);
     },
     dispose: () => {
       clearTimeout(settle);

@@ -232,7 +232,7 @@ export interface RunsCommandDeps {
   runsTree: RunsTreeProvider;
   tree: PlanTreeProvider;
   log: vscode.LogOutputChannel;
-  /** Shows an opened run in the plan panel too when the panel is open (not reviewing a plan): the panel and the Plan view agree. */
+  /** Shows an opened run in the plan panel too when the panel is open, unless it reviews a plan or follows a run going on. */
   showInPanel: (state: RunState, live: boolean) => void;
 }
 

@@ -122,12 +122,15 @@ describe('The plan panel follows its run in one folder while another folder is c
 
   it("a path the panel shows of its run in web opens from web, not from api, the current folder", async () => {
     const inApi = await api.startPlan(listing('panel-path-api'), folderNamed('api'));
-    const inWeb = await api.startPlan(listing('panel-path-web'), folderNamed('web'));
+    // Followed as it goes on, the run in web stays in the panel when the Runs view opens the run in api, and after it ends.
+    const inWeb = await startWaiting(writing('panel-path-web', 'WP1', 'panel-path-web.txt'), 'web');
     assert.equal(api.runFolder(inWeb.runId), 'web');
-    await vscode.commands.executeCommand('taskPlanner.showPlan');
-    assert.equal(await panelShowing(api, `run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
+    assert.equal(await followInPanel('WP1'), inWeb.runId);
     await vscode.commands.executeCommand('taskPlanner.openRun', inApi.runId);
     assert.equal(api.currentPlan()?.id, 'panel-path-api', 'the Plan view does not show the run opened');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'WP1');
+    assert.equal((await inWeb.ended).status, 'completed');
+    assert.equal(await panelShowing(api, `run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
     writeFileSync(join(folderNamed('web').uri.fsPath, 'panel-path-web-only.txt'), 'only in web\n');
     await api.planPanel.send({ type: 'openFile', path: 'panel-path-web-only.txt' });
     const opened = await until('the file to open', () => vscode.window.activeTextEditor?.document.uri.fsPath).catch(() => undefined);
