@@ -6,8 +6,11 @@ import { errorMessage } from '../../shared/errorMessage';
 export interface JournalWriter {
   /** Queues `event`; never blocks the engine. */
   append(event: RunEvent): void;
-  /** Resolves once everything queued (and a final snapshot, if asked) is stored. */
-  flush(finalSnapshot?: RunState): Promise<void>;
+  /**
+   * Resolves once everything queued (and a final snapshot, if asked) went to the store: `true` when it is stored, `false`
+   * when the store refused it (`failure` says why; a later store call tries again).
+   */
+  flush(finalSnapshot?: RunState): Promise<boolean>;
   /**
    * The first store failure, if any (the run goes on; resuming may then lose events). A refused batch is tried again by
    * the next store call, at the latest by `flush`'s, before any snapshot: the failure stays reported even when that heals it.
@@ -79,7 +82,7 @@ export function createJournalWriter(
       await chain;
       // The last batch was refused (with it, the final snapshot of the same write) and no append followed to write it:
       // one more try, in turn with the other store calls, then the final snapshot.
-      if (!store || !behind) return;
+      if (!store || !behind) return true;
       chain = chain.then(async () => {
         if (!behind) return;
         try {
@@ -91,6 +94,7 @@ export function createJournalWriter(
         }
       });
       await chain;
+      return !behind;
     },
     get failure() {
       return failure;

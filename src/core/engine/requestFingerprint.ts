@@ -28,6 +28,9 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     ...(request.program ? [request.program.path] : []),
     ...(request.helper ? [{ helper: request.helper.path }] : []),
     ...(request.stdin === undefined ? [] : [{ stdin: textHash(request.stdin) }]),
+    // Asked again after a crash, it says the command may already have run: an approval given before the crash (journaled,
+    // or given to a resume) answered it unasked, and the command ran twice (an outside attack).
+    ...(request.mayHaveRun ? [{ mayHaveRun: true }] : []),
   ],
   directory: (request) => [request.path],
   tool: (request) => [request.tool, request.source, request.input ?? null],
@@ -43,7 +46,8 @@ const shown: { [Kind in AskedRequest['kind']]: (request: Extract<AskedRequest, {
 /**
  * The fingerprint of what a request shows the user (hex sha256): operation, path (and where
  * a link on the way leads) and the hashes of the current and proposed content of a file change; argv, working directory,
- * shell, (a project's own) program file, (a project's own) helper file and the hash of the standard input of a command;
+ * shell, (a project's own) program file, (a project's own) helper file, the hash of the standard input of a command and
+ * whether it says the command may already have run;
  * the path of a new directory; a question with its suggestions; a
  * review's prompt; a manual step's text (title, instructions, attachments and the results
  * before it, as `describeManualStep` shows them). Two requests of one kind with the same fingerprint show the same thing,

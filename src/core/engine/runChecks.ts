@@ -25,8 +25,8 @@ export interface CheckedRun {
   state: Readonly<RunState>;
   emit: (body: RunEventBody) => void;
   stop: RunStop;
-  /** Resolves once every event emitted so far is stored in the journal. */
-  flush(): Promise<void>;
+  /** Resolves once every event emitted so far went to the journal: `false` when the store refused them. */
+  flush(): Promise<boolean>;
 }
 
 /** A step's checks across its attempts. */

@@ -39,8 +39,8 @@ export class RunEventSink {
     }
   };
 
-  /** Resolves once every event emitted so far is stored (see `JournalWriter.flush`). */
-  readonly flush = (): Promise<void> => this.journal.flush();
+  /** Resolves once every event emitted so far went to the store: `false` when it refused them (see `JournalWriter.flush`). */
+  readonly flush = (): Promise<boolean> => this.journal.flush();
 
   /** Emits the run's final event (see `runOutcome`; none when it has ended already), stores the journal and returns the run's result. */
   async finish(stopping: RunStopping): Promise<RunResult> {

@@ -56,8 +56,8 @@ export interface StepRun {
   stop: RunStop;
   /** The run's file changes under way; the run ends once they have settled. */
   pendingChanges: PendingChanges;
-  /** Resolves once every event emitted so far is stored in the journal. */
-  flush(): Promise<void>;
+  /** Resolves once every event emitted so far went to the journal: `false` when the store refused them. */
+  flush(): Promise<boolean>;
   /**
    * Called at most once, right after the step's last event (no other step's event in
    * between): when it completed, or ended without a result (skipped, rejected, failed).

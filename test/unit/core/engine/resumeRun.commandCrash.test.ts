@@ -11,6 +11,8 @@ import { ManualClock } from '../../../fakes/manualClock';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { diesOnFirstStart, finishedCommand } from '../../../support/crashingCommand';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import { deferAllInteraction } from '../../../../src/core/engine/stepInteraction';
+import type { RunStore } from '../../../../src/core/runStorePorts';
 
 const appendStep = makeStep('log', { kind: 'tool', agent: undefined, input: undefined, tool: 'run_command', args: { argv: ['./append-release-note.sh'] } });
 const done = finishedCommand('appended\n');
@@ -60,5 +62,39 @@ describe('resumeRun after a crash while a command ran (issue 26, finding 3)', ()
     const result = await resumeRun('run-c', { ...common, commandRunner: commands, interaction }).result;
     assert.equal(result.status, 'waiting');
     assert.equal(commands.starts, 1);
+  });
+
+  it('attack: an approval given before the crash (resume --approve, or journaled) does not answer "it may have run" (it ran twice)', async () => {
+    const store = createMemoryRunStore();
+    const commands = runner();
+    const common = { clock: new ManualClock(0, { autoAdvance: true }), tools: builtinTools(), workspace: createMemoryWorkspace(), commandRunner: commands, store };
+    // Run with no one to answer (CI): it waits; `resume --approve log` starts the command, and the process is killed.
+    const first = await runPlan(makePlan([appendStep]), { ...common, idSource: () => 'run-a', interaction: deferAllInteraction }).result;
+    assert.equal(first.status, 'waiting');
+    void resumeRun('run-a', { ...common, interaction: deferAllInteraction, approvals: { log: true } }).result;
+    while (commands.starts === 0) await new Promise((resolve) => setImmediate(resolve));
+    const asking = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'it already ran' }] });
+    await resumeRun('run-a', { ...common, store: { ...store }, interaction: asking }).result;
+    assert.equal(commands.starts, 1, 'the command that may have run ran again on the approval given before the crash');
+    assert.equal((asking.approvals()[0] as Extract<ApprovalRequest, { kind: 'command' }> | undefined)?.mayHaveRun, true);
+  });
+
+  it('attack: a command whose start the journal could not store (a full disk) does not start, and fails saying why', async () => {
+    const memory = createMemoryRunStore();
+    let full = false;
+    const store: RunStore = {
+      ...memory,
+      append: async (runId, entries) => {
+        if (entries.some((entry) => (entry as { type?: unknown }).type === 'command_started')) full = true;
+        if (full) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        return memory.append(runId, entries);
+      },
+    };
+    const commands = runner();
+    const common = { clock: new ManualClock(0, { autoAdvance: true }), tools: builtinTools(), workspace: createMemoryWorkspace(), allowedCommands: allowingIt };
+    const result = await runPlan(makePlan([appendStep]), { ...common, store, commandRunner: commands, interaction: ScriptedInteraction.approvingAll() }).result;
+    assert.equal(commands.starts, 0, 'started with no trace in the journal: after a crash a resume would run it again unasked');
+    assert.equal(result.steps['log']?.status, 'failed');
+    assert.match(result.steps['log']?.error ?? '', /not started: the run journal could not be written/);
   });
 });
