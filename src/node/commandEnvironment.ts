@@ -66,8 +66,9 @@ const emailAddress = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
 // prefixed one alone names no password (`mysql --skip-password`), so the next word is not taken for one.
 const passwordOption = /^--?((pass|password|passwd|passphrase|passin|passout)(=.|$)|([a-z0-9]+[-_])+(pass|password|passwd|passphrase)=.)/i;
 // A word assigning a variable named like a credential (`PGPASSWORD=… psql`, `export API_TOKEN=…`), as a value of another
-// variable (a command line kept for later): the name decides, as it does for the variable itself.
-const secretAssignment = /^([A-Za-z_][A-Za-z0-9_]*)=(\S+)$/;
+// variable (a command line kept for later): the name decides, as it does for the variable itself. Also quoted
+// (`docker run -e "GITHUB_TOKEN=…"`, `export 'API_TOKEN=…'`: kept before), the value without its closing quote.
+const secretAssignment = /^['"]?([A-Za-z_][A-Za-z0-9_]*)=(\S+?)['"]?$/;
 const userOption = /^(-u|--user(name)?(=|$))/;
 const passwordPrograms = /^(mysql|mariadb|sshpass)/;
 // A Java or Gradle property whose name ends in a credential's (`-Dpassword=…`, `-Dspring.datasource.password=…`,
@@ -79,8 +80,8 @@ const userPasswordOption = /^(-[uU]|--(proxy-)?user)$/;
 const attachedUserPassword = /^(?:-[uU]|--(?:proxy-)?user=)([^\s:]*:\S+)$/;
 // A user and group rather than a user and password: numbers (`1000:1000`), one name twice (`app:app`) or variables (`${UID}:${GID}`).
 const userAndGroup = /^(\d+:\d+|([^\s:]+):\2|\$\{?\w+\}?:\$\{?\w+\}?)$/;
-// Programs whose `-u`/`--user` takes a user and group, never a password (`docker run -u www-data:staff`).
-const containerPrograms = /^(docker|podman|nerdctl|buildah)$/;
+// Programs whose `-u`/`--user` takes a user and group, never a password (`docker run -u www-data:staff`, `docker-compose exec -u …`).
+const containerPrograms = /^(docker|podman|nerdctl|buildah)(-compose)?$/;
 // Programs whose option takes a password as the next word, or attached: sshpass's and MongoDB's shells' and tools' `-p`,
 // redis-cli's `-a`, SQL Server's `sqlcmd`/`bcp` `-P`, the LDAP tools' `-w`; a registry's or a platform's `login` takes it
 // as `-p` (`docker login -u me -p …`, `oc login`, `cf login`). Elsewhere a `-p` is a port (`-p 8080:80`, `ssh -p 2222`),
@@ -240,8 +241,7 @@ function givesPassword(value: string): boolean {
   if (words.some((word, index) => passwordOption.test(word) && (word.includes('=') || words[index + 1] !== undefined))) return true;
   if (words.some((word) => credentialProperty.test(word))) return true;
   if (givesUserPassword(words) || givesPasswordFlag(words)) return true;
-  const sshpass = words.some((word) => programName(word) === 'sshpass');
-  const login = sshpass || words.some((word) => userOption.test(word) || passwordPrograms.test(programName(word)));
+  const login = words.some((word) => userOption.test(word) || passwordPrograms.test(programName(word)));
   return login && words.some((word) => /^-p[^-\s]/.test(word));
 }
 

@@ -108,4 +108,102 @@ describe('attack: credentials by value that withoutSecrets kept', () => {
     };
     assert.deepEqual(keptOf(plain), Object.keys(plain));
   });
+
+  // Each rule below with the values it removes and those it keeps, down to what a rule's anchors, flags and optional parts decide.
+  // A failure names the values themselves: those of `removed` that were kept, or `kept` without those that were removed.
+  const keptValues = (values: readonly string[]): string[] => {
+    const env = Object.fromEntries(values.map((value, index) => [`VALUE_${index}`, value]));
+    return keptOf(env).map((name) => env[name]!);
+  };
+  const removedAndKept = (removed: readonly string[], kept: readonly string[]): void => {
+    assert.deepEqual(keptValues(removed), []);
+    assert.deepEqual(keptValues(kept), kept);
+  };
+
+  it('a password after the option of a program that takes one: only after that exact program, as the next word or attached', () => {
+    removedAndKept(
+      [
+        'sshpass -p Hunter2pw ssh deploy@host',
+        'mongo --host db -p Hunter2pw',
+        'mongosh -pHunter2pw',
+        'redis-cli -aHunter2pw ping',
+        'sqlcmd -S db -PHunter2pw',
+        'ldapsearch -x -wHunter2pw',
+      ],
+      [
+        // the programs without a password: their other options and words
+        'mongosh --host db.example.com app',
+        'redis-cli -h cache ping',
+        'sqlcmd -S db -Q select',
+        'ldapsearch -x -b dc=example',
+        // programs whose names only begin or end like those: their flags mean something else
+        'my-sshpass -p 2222',
+        'sshpass-helper -p 2222',
+        'run-mongo -p 27017',
+        'mongo-express -p 8081',
+        'my-redis-cli -a all',
+        'redis-cli-wrapper -a all',
+        'mssql-bcp -P 4',
+        'sqlcmd-lint -P 4',
+        'myldapsearch -w 80',
+        'ldapsearch-ui -w 80',
+        // a message naming `undefined` is no program or flag, and an empty word (two spaces) no program either
+        'TypeError: undefined is not a function',
+        'cc -O2  -pthread main.c',
+      ],
+    );
+  });
+
+  it('Oracle\'s user/password after its exact tools only, as one word with at most one slash', () => {
+    removedAndKept(
+      ['sqlplus scott/Tiger123', 'sqlplus -s scott/Tiger123@orcl'],
+      ['gimp images/logo.xcf', 'import shots/screen.png', 'rman target / cmdfile backup/daily/full.rman', 'sqlplus -s /nolog @/opt/app/run.sql'],
+    );
+  });
+
+  it('a user with a password after -u, --user or --proxy-user, not a user and group, nor a container program\'s user', () => {
+    removedAndKept(
+      [
+        'curl --user=ops:Hunter2pw https://x.example',
+        'curl -u sysadmin:admin https://x.example',
+        'curl -u admin:admin123 https://x.example',
+        'boot2docker -u admin:Hunter2pw',
+        'dockerize -u admin:Hunter2pw',
+      ],
+      [
+        // a user and group: numbers (the group's need not be the user's), variables, a compose service's user
+        '-u 1000:100',
+        '-u $UID:$GID',
+        'docker-compose exec -u www-data:staff app sh',
+        // options that only begin like -u/--user, or hold a `-u` inside a word, or are another letter's
+        'curl --user-agent bot:1.0 https://x.example',
+        'ghcr.io/acme/app-ui:latest',
+        '-Xlog:gc -agentlib:jdwp=transport=dt_socket',
+      ],
+    );
+  });
+
+  it('a Java or Gradle property named for a credential, and an option with prefixes before its password', () => {
+    removedAndKept(
+      ['-Dmy.apikey=abc123', '-Dmy.api_key=abc123', '-Daws.accessKey=abc123', '-Dapp.private_key=x', '-Dgcp.credential=abc123', 'migrate --db-admin-password=hunter2'],
+      // a property named for no credential, and an option (`--p…`) that is no property
+      ['-Dfile.encoding=UTF-8 -Dtoken.ttl=300', '-Pversion=1.2.3', 'cli --print-token=false'],
+    );
+  });
+
+  it('Go\'s MySQL DSN with a password: with a network but no address, quoted; not one whose password is empty', () => {
+    removedAndKept(['app:Hunter2pw@tcp/prod', '"app:Hunter2pw@tcp(db:3306)/prod"'], ['root:@tcp(127.0.0.1:3306)/test']);
+  });
+
+  it('a connection string whose password comes first, with spaces around its `=`', () => {
+    removedAndKept(['Password = Pa55word; Server=db'], ['Server=db; Database=app']);
+  });
+
+  it('attack: a quoted assignment of a variable named like a credential; a quoted seed that is a number is kept', () => {
+    removedAndKept(
+      ['docker run -e "GITHUB_TOKEN=abc123" app', "export 'API_TOKEN=abc123'", 'export WALLET_SEED=9f3kq'],
+      // an option is no assignment, even when a part of its name is named like a credential
+      ['"RANDOM_SEED=42"', "'LANG=C.UTF-8'", 'RANDOM_SEED=42 make', '--no-auth=true'],
+    );
+  });
 });
