@@ -41,7 +41,10 @@ export function renderSummary(summary: RunSummaryView, status: string, runId: st
           </ul>`
       : summary.undoMessage
         ? nothing // the files it changed are undone: the undo message below says so
-        : html`<p class="muted">${unchangedText(summary)}</p>`}
+        : summary.undoneFiles.length > 0
+          ? // Opened again after Undo: "No file was changed" read as if the run never changed one (a newcomer's trial).
+            html`<p class="muted">Undo put back what the run changed: ${summary.undoneFiles.join(', ')}.</p>`
+          : html`<p class="muted">${unchangedText(summary)}</p>`}
     ${summary.keptFromModel ? html`<p class="kept-from-model">${summary.keptFromModel}</p>` : nothing}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
     ${summary.canResume

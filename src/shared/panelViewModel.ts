@@ -268,8 +268,10 @@ export interface RunSummaryView {
   status: Exclude<RunStatusView, 'running'>;
   reason?: string;
   durationMs: number;
-  /** Workspace-relative paths the run wrote, edited or deleted. */
+  /** Workspace-relative paths the run wrote, edited or deleted, and Undo has not put back. */
   changedFiles: string[];
+  /** Workspace-relative paths the run changed and Undo put back. */
+  undoneFiles: string[];
   /** "Kept from the model: .env (a credentials file)": the files tools did not read for the model (the core's `runSummary`). */
   keptFromModel?: string;
   /** Whether a step started a command: what it changed is not among `changedFiles`, and Undo run does not take it back. */

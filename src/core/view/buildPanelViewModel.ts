@@ -437,7 +437,8 @@ function replanView(record: ReplanRecord): ReplanView {
 function summaryView(source: RunSource, durationMs: number): RunSummaryView {
   // The journal's changes (every step, resumed or not), with any the host knows besides.
   const undonePaths = source.undone?.paths;
-  const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])].filter((path) => !undonePaths?.has(path));
+  const everChanged = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
+  const changedFiles = everChanged.filter((path) => !undonePaths?.has(path));
   const summary = runSummary(
     { ...source.state, changedFiles },
     {
@@ -465,6 +466,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     ...(summary.reason === undefined ? {} : { reason: summary.reason }),
     durationMs: Math.max(0, durationMs),
     changedFiles,
+    undoneFiles: everChanged.filter((path) => undonePaths?.has(path) === true),
     ...(summary.keptFromModel === undefined ? {} : { keptFromModel: summary.keptFromModel }),
     ranCommands: stepsThatRanCommands(source.state).length > 0,
     doneByYou: (source.state.plan?.steps ?? []).some((step) => step.kind === 'manual' && source.state.steps[step.id]?.status === 'completed'),

@@ -131,6 +131,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       reason: 'B failed',
       durationMs: 900,
       changedFiles: ['a.md', 'b.md', 'c.md'],
+      undoneFiles: [],
       ranCommands: false,
       doneByYou: false,
       canUndo: true,
@@ -185,12 +186,16 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.deepEqual([a?.changedFiles, a?.changesUndone], [1, undefined]);
     assert.deepEqual([b?.changedFiles, b?.changesUndone], [undefined, true]);
     assert.deepEqual(run.summary?.changedFiles, ['a.md']);
+    assert.deepEqual(run.summary?.undoneFiles, ['b.md']);
     assert.equal(run.summary?.canUndo, true, 'what is still changed can be undone');
     assert.match(run.summary?.stepLines[1]?.line ?? '', / · changed b\.md, since undone$/);
     assert.doesNotMatch(run.summary?.stepLines[0]?.line ?? '', /undone/);
     assert.match(run.summary?.headline ?? '', /1 file changed/);
     const all = runOf({ state: withFiles, undoMessage: 'Undo restored 1 file.', undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']), anyLeft: false } });
-    assert.deepEqual([all.summary?.changedFiles, all.summary?.canUndo], [[], false]);
+    assert.deepEqual([all.summary?.changedFiles, all.summary?.undoneFiles, all.summary?.canUndo], [[], ['a.md', 'b.md'], false]);
+    // Opened again later: no message of the Undo, and the files it put back are named (it read "No file was changed").
+    const reopened = runOf({ state: withFiles, undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']), anyLeft: false } });
+    assert.deepEqual([reopened.summary?.changedFiles, reopened.summary?.undoneFiles, reopened.summary?.canUndo], [[], ['a.md', 'b.md'], false]);
     assert.ok(all.steps.slice(0, 2).every((step) => step.changesUndone === true && step.changedFiles === undefined));
   });
 

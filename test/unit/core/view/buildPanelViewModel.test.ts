@@ -127,6 +127,7 @@ describe('buildPanelViewModel', () => {
       status: 'completed',
       durationMs: 500,
       changedFiles: ['notes.md'],
+      undoneFiles: [],
       ranCommands: false,
       doneByYou: false,
       canUndo: true,
