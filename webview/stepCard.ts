@@ -4,6 +4,7 @@ import type { StepView } from '../src/shared/panelViewModel';
 import type { StepApproval } from '../src/shared/vocabulary';
 import { renderArguments } from './argumentList';
 import { boundedTitle, shownText } from './formatting';
+import { readableReferences } from './readableReferences';
 import type { StepControl } from './focusAfterEdit';
 
 /** What a step card needs besides its step. */
@@ -65,7 +66,7 @@ function renderDetails(step: StepView): TemplateResult {
       ? html`<dt>Tool</dt><dd class="mono step-tool">${shownText(step.tool ?? '(none)')}</dd>
           <dt>Arguments</dt><dd>${renderArguments(step.arguments)}</dd>`
       : html`${step.agent ? html`<dt>Agent</dt><dd class="mono">${shownText(step.agent)}</dd>` : nothing}
-          ${step.input ? html`<dt>Input</dt><dd class="step-input keep-lines">${shownText(step.input.replace(/(\r?\n){3,}/g, '\n\n'))}</dd>` : nothing}`}
+          ${step.input ? html`<dt>Input</dt><dd class="step-input keep-lines">${shownText(readableReferences(step.input.replace(/(\r?\n){3,}/g, '\n\n')))}</dd>` : nothing}`}
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
     <dt>On failure</dt><dd class="step-failure-policy">${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts${commandRetryNote(step)}` : ''}${step.critical ? ' · critical' : ''}</dd>
     ${step.verification ? html`<dt>Verification</dt><dd><code>${shownText(step.verification)}</code></dd>` : nothing}
