@@ -58,7 +58,8 @@ export function runListModel(
       ),
       tooltip: [
         oneLine(state.plan?.objective ?? state.runId, 1_000),
-        `Status: ${runStatusLabel(status, steps)} (run ${state.runId})`,
+        // The row's description is cut in a narrow sidebar: the tooltip says it whole (a newcomer saw no mark of an Undo).
+        `Status: ${runStatusLabel(status, steps)}${undoneText} (run ${state.runId})`,
         state.reason ? `Reason: ${state.reason}` : undefined,
         ...waitingOn.map((line) => `Waiting: ${line}`),
       ]

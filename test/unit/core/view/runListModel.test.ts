@@ -100,6 +100,9 @@ describe('runListModel', () => {
     const [undone, kept] = runListModel([{ state, updatedAt: 3, active: false, undone: true, undoable: false }, { state, updatedAt: 3, active: false, undone: false, undoable: false }], (ms) => `t${ms}`);
     assert.equal(undone?.description, 'completed · changes undone · 1/1 · t3');
     assert.equal(kept?.description, 'completed · 1/1 · t3');
+    // Its tooltip says so too: a narrow sidebar cuts the description (a newcomer saw no mark of the Undo).
+    assert.match(undone?.tooltip ?? '', /\nStatus: completed · changes undone \(run /);
+    assert.doesNotMatch(kept?.tooltip ?? '', /undone/);
     assert.equal(undone?.contextValue, 'run.completed');
     // A newcomer's find (2026-12-01): after an Undo that left a file alone, the row said "changes undone".
     const [some] = runListModel([{ state, updatedAt: 3, active: false, undone: true, undoable: true }], (ms) => `t${ms}`);
