@@ -88,6 +88,7 @@ export const mutationGroups = [
       'test/unit/core/tools/furtherArgumentsAttacks.test.ts',
       'test/unit/core/tools/furtherArgumentsAttacks.readOnly.test.ts',
       'test/unit/core/tools/keptFileOutput.attack.test.ts',
+      'test/unit/core/tools/riskyArguments.attack.test.ts',
     ],
   },
   {

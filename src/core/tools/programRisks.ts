@@ -45,7 +45,7 @@ const everyProgram: ProgramRisks = {
     // And so do its trace events and V8's logs, given to node directly (`npm test -- --trace-events-enabled
     // --trace-event-file-pattern=README.md` and `--prof --logfile=README.md` overwrote it: an outside attack); `--perf-*-prof`
     // writes a map outside the workspace, `--trace-turbo*` and `--redirect-code-traces-to` files of their own.
-    'trace-event*', 'trace-events-enabled', 'prof', 'logfile', 'log-all', 'log-code*', 'log-source-code', 'log-function-events',
+    'trace-event*', 'prof', 'logfile', 'log-all', 'log-code*', 'log-source-code', 'log-function-events',
     'log-internal-timer-events', 'log-ic', 'log-maps*', 'log-deopt', 'perf-basic-prof*', 'perf-prof*', 'trace-turbo*', 'redirect-code-traces*',
     // A single executable's blob is written where its configuration says.
     'experimental-sea-config',
@@ -447,6 +447,13 @@ const byProgram: Readonly<Record<string, ProgramRisks | readonly ProgramRisks[]>
  * package managers and interpreters, and the rest `byProgram` (its name as `programName` gives it, or with its
  * subcommand: `git clone`).
  */
+// rake's and make's `--trace` prints what runs: not an abbreviation of Node's `--trace-event-file-pattern`.
+const printsTrace = {
+  long: ['trace'],
+  // Stryker disable next-line StringLiteral: no letter of every program's table (`o`) is one these take as their own, whatever `short` holds.
+  short: '',
+};
+
 /**
  * Options a program has of its own, by its name or its name and subcommand as `byProgram` is keyed (never another word of the
  * rule): `long`, whole option names, never taken for an abbreviation of a longer one in a table (git's parser and getopt take an
@@ -466,10 +473,9 @@ const ownOptions: Readonly<Record<string, { long: readonly string[]; short: stri
   grep: { long: [], short: 'o' },
   cargo: { long: ['test', 'bench', 'example'], short: '' },
   pytest: { long: ['co'], short: '' },
-  // Their `--trace` prints what runs (not Node's trace events).
-  rake: { long: ['trace'], short: '' },
-  make: { long: ['trace'], short: '' },
-  gmake: { long: ['trace'], short: '' },
+  rake: printsTrace,
+  make: printsTrace,
+  gmake: printsTrace,
 };
 
 export const programRisks = {

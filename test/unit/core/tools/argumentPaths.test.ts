@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { pathArgumentNotCovered } from '../../../../src/core/tools/argumentPaths';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
+import { hardLinkError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { neverAborted } from '../../../fakes/toolContext';
 
@@ -12,6 +13,7 @@ function workspace() {
     locate: (path: string) => {
       if (path === 'out' || path.startsWith('out/')) return Promise.reject(new PathRefusedError(path, 'it is a symbolic link leading outside the workspace'));
       if (path === 'broken') return Promise.reject(new Error('the disk failed'));
+      if (path === 'linked.txt') return Promise.reject(hardLinkError('linked.txt', path, 2));
       return Promise.resolve(path === 'key.md' ? '.env' : path);
     },
   };
@@ -33,6 +35,8 @@ describe('pathArgumentNotCovered', () => {
         notCovered(['HEAD:.npmrc']),
         notCovered(['-L1,5:key.md']),
         notCovered(['v1:docs:.npmrc']),
+        // A file with another name, which may be outside (the workspace refuses it as a read would).
+        notCovered(['-n', 'linked.txt']),
       ]),
       [
         '"out/hostname" leads out of the workspace (it is a symbolic link leading outside the workspace)',
@@ -45,6 +49,7 @@ describe('pathArgumentNotCovered', () => {
         '".npmrc" is a file tools keep from the model (.npmrc), and a command\'s output reaches the model',
         '"key.md" is a file tools keep from the model (.env), and a command\'s output reaches the model',
         '".npmrc" is a file tools keep from the model (.npmrc), and a command\'s output reaches the model',
+        '"linked.txt" is a hard link: the same file has other names, and one may be outside the workspace',
       ],
     );
   });

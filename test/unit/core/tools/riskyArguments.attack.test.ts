@@ -65,4 +65,45 @@ describe('riskyArgument: attacks on further arguments (2026-12-06)', () => {
     allows('git symbolic-ref', ['--short', 'HEAD']);
     allows('git fsck', ['--no-dangling']);
   });
+
+  it('every option the new entries name asks, saying what it does (each table entry, one by one)', () => {
+    const why = (rule: string, further: string[]): string | undefined => riskyArgument(rule.split(' '), further, programName)?.why;
+    const every = 'writes files, reads configuration or runs another program';
+    for (const option of [
+      '--trace-event-file-pattern=README.md', '--trace-events-enabled', '--prof', '--logfile=README.md', '--log-all', '--log-code', '--log-source-code',
+      '--log-function-events', '--log-internal-timer-events', '--log-ic', '--log-maps', '--log-maps-details', '--log-deopt', '--perf-basic-prof',
+      '--perf-basic-prof-only-functions', '--perf-prof', '--perf-prof-unwinding-info', '--trace-turbo', '--trace-turbo-path=x', '--redirect-code-traces',
+      '--redirect-code-traces-to=x', '--experimental-sea-config=sea.json',
+    ]) {
+      assert.equal(why('node', [option, 'app.js']), every, option);
+    }
+    assert.equal(why('mocha', ['--v8-logfile=x']), 'loads code, reads configuration or writes files');
+    for (const option of ['--benchmark-json=r.json', '--benchmark-save=x', '--benchmark-save-data', '--benchmark-autosave', '--benchmark-storage=x', '--benchmark-histogram=x', '--benchmark-cprofile-dump=x']) {
+      assert.equal(why('pytest', [option]), 'loads a plugin, reads other configuration or writes files', option);
+    }
+    for (const further of [['--from-file', 'x.jq'], ['--library-path=lib', '.'], ['-f', 'x.jq'], ['-L', 'lib', '.']]) {
+      assert.equal(why('jq', further), 'runs a program from a file, which can read modules and data files anywhere', further.join(' '));
+    }
+    for (const option of ['--write-locks', '--update-locks=g:a', '--write-verification-metadata=sha256']) {
+      assert.equal(why('gradle test', [option]), 'runs another build script, reads other configuration or rewrites its lock files', option);
+    }
+    assert.equal(why('go test', ['-mod', 'mod']), 'writes files or runs another program');
+    assert.equal(why('git reflog', ['expire']), "deletes the reflog's entries, the way back to lost commits");
+    assert.equal(why('git symbolic-ref', ['HEAD', 'refs/heads/x']), 'changes what the reference points to');
+    assert.equal(why('git symbolic-ref', ['--delete', 'HEAD']), 'changes what the reference points to');
+    assert.equal(why('git fsck', ['--lost-found']), 'writes files under .git');
+    // Neighbours: the same words in other places, and options that only start alike.
+    for (const [rule, further] of [
+      ['git reflog', ['show', 'expired', 'undelete', 'expire-old']],
+      ['git symbolic-ref', ['--short', 'HEAD', 'x/refs/y']],
+      ['go test', ['-modfile-x', './mod']],
+      ['node', ['--trace-warnings', '--loglevel=info', '--profile-x', 'app.js']],
+      ['pytest', ['--benchmark-only', '--benchmark-disable']],
+      ['jq', ['-r', '-n', '.a']],
+      ['gradle test', ['--offline', '--info']],
+      ['git fsck', ['--full', '--strict']],
+    ] as const) {
+      assert.equal(why(rule, [...further]), undefined, `${rule} ${further.join(' ')}`);
+    }
+  });
 });
