@@ -432,8 +432,13 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/view/buildPanelViewModel.ts', 'src/core/view/panelSession.ts', 'src/core/view/argumentsText.ts'],
-    spec: ['test/unit/core/view/buildPanelViewModel*.test.ts', 'test/unit/core/view/panelSession*.test.ts', 'test/unit/core/view/argumentsText.test.ts'],
+    mutate: ['src/core/view/buildPanelViewModel.ts', 'src/core/view/panelSession.ts', 'src/core/view/argumentsText.ts', 'src/core/view/conditionText.ts'],
+    spec: [
+      'test/unit/core/view/buildPanelViewModel*.test.ts',
+      'test/unit/core/view/panelSession*.test.ts',
+      'test/unit/core/view/argumentsText.test.ts',
+      'test/unit/core/view/conditionText.test.ts',
+    ],
   },
   {
     name: 'engine-loop',

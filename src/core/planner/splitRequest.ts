@@ -175,8 +175,8 @@ const verbWord = new RegExp(String.raw`^(?:${actionVerbs})$`, 'i');
 function actionJoin(masked: string): RegExpExecArray | null {
   for (const match of masked.matchAll(everyActionJoin)) {
     const before = masked.slice(0, match.index).trim().split(/\s+/);
-    // Stryker disable next-line EqualityOperator: only one word or more counts, and a single word has no space to split at
     const joinsVerbs = verbWord.test(before.at(-1)!) && /^\s+and\s/i.test(match[0]);
+    // Stryker disable next-line EqualityOperator: only one word or more counts, and a single word has no space to split at
     if (before.length >= 2 && !joinsVerbs) return match;
   }
   return null;

@@ -26,7 +26,7 @@ import { visibleControls } from '../../shared/visibleCharacters';
 import { oneLine } from '../text/oneLine';
 import type { Diagnostic, Plan, PlanBasis, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
-import { conditionText } from '../plan/conditionText';
+import { conditionText } from './conditionText';
 import type { ReplanRecord } from '../engine/replanRecord';
 import { stepApproval, type ApprovalSetting, type StepApproval } from '../plan/stepApproval';
 import type { ToolRegistry } from '../tools/tool';

@@ -29,7 +29,7 @@ function commandLine(result: unknown, maxLine: number): string | undefined {
 // How far from its end a test runner's output is searched for its counts: mocha prints its failures after them.
 const testTail = 8192;
 // TAP's closing comments (node --test, tap, tape): "# pass 3", "# fail 0"; node's last one is "# duration_ms 41.2".
-const tapCount = /^# (tests|pass|fail|skipped|todo|cancelled) (\d+)$/gm;
+const tapCount = /^# (tests|pass|fail) (\d+)$/gm;
 // A runner's own line of counts: "3 passed in 0.02s" (pytest), "3 passing (5ms)" and "1 failing" (mocha),
 // "Tests:       1 failed, 2 passed, 3 total" (jest, vitest), "test result: ok. 3 passed; 0 failed" (cargo).
 const countLine = /^[= \t]*(?:Tests:\s+|test result: \w+\.\s+)?\d+ (?:passed|passing|failed|failing)\b.*$/gm;
@@ -40,7 +40,7 @@ const countLine = /^[= \t]*(?:Tests:\s+|test result: \w+\.\s+)?\d+ (?:passed|pas
  */
 function testCounts(output: string): string | undefined {
   const tail = output.slice(-testTail);
-  const tap = [...tail.matchAll(tapCount)].filter((match) => match[1] === 'tests' || match[1] === 'pass' || match[1] === 'fail');
+  const tap = [...tail.matchAll(tapCount)];
   if (tap.some((match) => match[1] === 'pass') && tap.some((match) => match[1] === 'fail')) {
     return tap.slice(-3).map((match) => `${match[1]} ${match[2]}`).join(', ');
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { conditionText } from '../../../../src/core/plan/conditionText';
+import { conditionText } from '../../../../src/core/view/conditionText';
 import { fixNeeded } from '../../../../src/core/planner/testAndFix';
 
 describe('conditionText', () => {
