@@ -56,6 +56,12 @@ export interface RunStore {
    * written first by the run's next append (an empty one writes just them), so the journal never has a gap.
    */
   append(runId: string, entries: readonly JournalEntry[]): Promise<void>;
+  /**
+   * Makes what the run's journal holds so far survive a power loss, not just a crash of this process (the file's data
+   * and its name flushed to the disk), before the caller does what the journal must be able to tell happened: start a
+   * command. Nothing appended yet is nothing to make durable.
+   */
+  sync(runId: string): Promise<void>;
   /** Replaces the run's snapshot. The store must not keep a reference it later mutates. */
   writeSnapshot(runId: string, snapshot: JournalSnapshot): Promise<void>;
   /** `undefined` when the store has no run with this id. */

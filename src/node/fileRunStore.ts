@@ -1,6 +1,6 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { constants } from 'node:fs';
-import { appendFile, type FileHandle, lstat, readdir, rename, rm } from 'node:fs/promises';
+import { appendFile, type FileHandle, lstat, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/runStorePorts';
 import { runIdPattern } from '../shared/vocabulary';
@@ -44,6 +44,8 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
   const repaired = new Set<string>();
   /** Entries of a run an append failed to write (a full disk), written first by its next append. */
   const unwritten = new Map<string, string>();
+  /** Runs whose journal's name `sync` made durable (the folder's entry flushed). */
+  const durableNames = new Set<string>();
   const pathOf = (runId: string, suffix: string): string => {
     if (!runIdPattern.test(runId)) {
       throw new Error(`"${runId}" is not a valid run id: use letters, digits, ".", "_" and "-" only (at most 128 characters).`);
@@ -81,6 +83,26 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
         }
       } finally {
         await handle.close();
+      }
+    },
+
+    async sync(runId) {
+      let handle: FileHandle;
+      try {
+        handle = await openPlainFile(pathOf(runId, journalSuffix), constants.O_WRONLY | constants.O_APPEND);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      // The journal's name too, once: a new file's data on the disk under no name is lost all the same.
+      if (!durableNames.has(runId)) {
+        await syncFolder(dir);
+        durableNames.add(runId);
       }
     },
 
@@ -180,8 +202,20 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
       await rm(pathOf(runId, snapshotSuffix), { force: true });
       await rm(journal, { force: true });
       repaired.delete(runId);
+      durableNames.delete(runId);
     },
   };
+}
+
+/** Flushes `dir`'s entries to the disk. Windows opens no folder as a file, and NTFS journals names itself. */
+async function syncFolder(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { findProgram } from './findProgram';
 import { inFolder, readMcpEnvFile } from './mcpEnvFile';
 import { pidNamespaceLauncher } from './pidNamespace';
 import { followProcessTree, type ProcessTree } from './processTree';
+import { boundedFetch } from './mcpBoundedFetch';
 
 /** How servers are started and called. Times in milliseconds. */
 export interface McpConnectionOptions {
@@ -85,7 +86,9 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
       options.log?.(`\n[server ${config.name} wrote more than ${maxLoggedStderrChars} characters to stderr: the rest is not logged]\n`);
     }
   };
-  const { transport, processes, stderrEnded } = await makeTransport(config, options, onStderr);
+  // An HTTP server's answer over 10 MB (a message, an event) closes its connection, as a stdio server's does; set once the client exists.
+  const oversize = { close: (): void => undefined };
+  const { transport, processes, stderrEnded } = await makeTransport(config, options, onStderr, () => oversize.close());
   let stopped = false;
   let stopping: Promise<void> | undefined;
   let closedReason: string | undefined;
@@ -99,10 +102,16 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     closedReason ??= 'stopped';
     options.log?.(`[server ${config.name} ${closedReason}]\n`);
   };
+  const tooLarge = 'sent a message larger than 10 MB, so the connection was closed';
+  oversize.close = () => {
+    closedReason ??= tooLarge;
+    stopped = true;
+    void client.close().catch(() => undefined);
+  };
   client.onerror = (error) => {
     // The SDK closes a stdio connection whose message exceeds its buffer (10 MB); the process may take a while to exit, so it counts as stopped now.
     if (/ReadBuffer exceeded/.test(error.message)) {
-      closedReason ??= 'sent a message larger than 10 MB, so the connection was closed';
+      closedReason ??= tooLarge;
       stopped = true;
     }
     options.log?.(`[server ${config.name}: ${capText(error.message, 500)}]\n`);
@@ -178,12 +187,18 @@ async function makeTransport(
   config: McpServerConfig,
   options: McpConnectionOptions,
   onStderr: (chunk: Buffer | string) => void,
+  oversized: () => void,
 ): Promise<{ transport: Transport; processes: () => ServerProcesses | undefined; stderrEnded: (maxMs: number) => Promise<void> }> {
   if (config.type === 'http') {
     return {
       // Its headers may carry the user's key: a redirect to another origin is not followed (the SDK's default, kept
-      // explicit so an update of the SDK cannot change it).
-      transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, redirectPolicy: 'same-origin' }),
+      // explicit so an update of the SDK cannot change it). The SDK reads an answer whole, however large: each is cut at
+      // 10 MB (an event stream's at 10 MB an event), as the SDK cuts a stdio server's messages.
+      transport: new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: { ...config.headers } },
+        redirectPolicy: 'same-origin',
+        fetch: boundedFetch(oversized),
+      }),
       processes: () => undefined,
       stderrEnded: () => Promise.resolve(),
     };

@@ -7,8 +7,9 @@ export interface JournalWriter {
   /** Queues `event`; never blocks the engine. */
   append(event: RunEvent): void;
   /**
-   * Resolves once everything queued (and a final snapshot, if asked) went to the store: `true` when it is stored, `false`
-   * when the store refused it (`failure` says why; a later store call tries again).
+   * Resolves once everything queued (and a final snapshot, if asked) went to the store and the store made it durable
+   * (`RunStore.sync`): `true` when it is, `false` when the store refused either (`failure` says why; a later store call
+   * tries again).
    */
   flush(finalSnapshot?: RunState): Promise<boolean>;
   /**
@@ -80,21 +81,33 @@ export function createJournalWriter(
       if (store && last) snapshot = last;
       if (store && (buffer.length > 0 || snapshot)) schedule();
       await chain;
+      if (!store) return true;
       // The last batch was refused (with it, the final snapshot of the same write) and no append followed to write it:
       // one more try, in turn with the other store calls, then the final snapshot.
-      if (!store || !behind) return true;
-      chain = chain.then(async () => {
-        if (!behind) return;
-        try {
-          await store.append(runId, []);
-          behind = false;
-          if (last) await store.writeSnapshot(runId, last);
-        } catch {
-          // Reported already (`failure`).
-        }
-      });
+      if (behind) {
+        chain = chain.then(async () => {
+          if (!behind) return;
+          try {
+            await store.append(runId, []);
+            behind = false;
+            if (last) await store.writeSnapshot(runId, last);
+          } catch {
+            // Reported already (`failure`).
+          }
+        });
+        await chain;
+        if (behind) return false;
+      }
+      // Stored is not yet durable: what follows a flush (a command's start) must be told by the journal after a power loss too.
+      let durable = true;
+      chain = chain.then(() =>
+        store.sync(runId).catch((error: unknown) => {
+          failure ??= `Could not write the run journal to the disk: ${errorMessage(error)}`;
+          durable = false;
+        }),
+      );
       await chain;
-      return !behind;
+      return durable;
     },
     get failure() {
       return failure;

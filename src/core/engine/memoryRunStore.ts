@@ -14,6 +14,8 @@ export function createMemoryRunStore(): RunStore {
       run.updatedAt = entries.at(-1)?.time ?? run.updatedAt;
       runs.set(runId, run);
     },
+    // Memory is lost with the process whatever is done: nothing to make durable.
+    async sync() {},
     async writeSnapshot(runId, snapshot) {
       const run = runs.get(runId) ?? { entries: [], updatedAt: 0 };
       run.snapshot = snapshot;

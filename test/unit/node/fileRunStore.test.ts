@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJournalWriter } from '../../../src/core/engine/journalWriter';
@@ -35,6 +35,35 @@ describe('createFileRunStore', () => {
     assert.equal(loaded?.tornLine, undefined);
     assert.deepEqual((await store.list()).map((run) => run.runId), ['r1']);
     assert.equal(await store.load('other'), undefined);
+  });
+
+  it("sync flushes the journal's data to the disk (and its folder's entry, once), and a run with no journal yet has nothing to flush", async () => {
+    const store = createFileRunStore(join(dir, 'runs'));
+    const probe = await open(join(dir, 'probe'), 'w');
+    const handles = Object.getPrototypeOf(probe) as { datasync: () => Promise<void>; sync: () => Promise<void> };
+    await probe.close();
+    const { datasync, sync } = handles;
+    const flushed: string[] = [];
+    handles.datasync = async function (this: unknown) {
+      flushed.push(`data:${readFileSync(join(dir, 'runs', 'r1.jsonl'), 'utf8').trim().split('\n').length} lines`);
+      return datasync.call(this);
+    };
+    handles.sync = async function () {
+      flushed.push('folder');
+      return sync.call(this);
+    };
+    try {
+      await store.sync('r1');
+      assert.deepEqual(flushed, [], 'nothing journaled: nothing to flush, no error');
+      await store.append('r1', [entry(1), entry(2)]);
+      await store.sync('r1');
+      await store.append('r1', [entry(3)]);
+      await store.sync('r1');
+    } finally {
+      handles.datasync = datasync;
+      handles.sync = sync;
+    }
+    assert.deepEqual(flushed, ['data:2 lines', 'folder', 'data:3 lines']);
   });
 
   it('reports a torn last line, then cuts it off before the next append', async () => {

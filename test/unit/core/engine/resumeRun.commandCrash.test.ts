@@ -97,4 +97,54 @@ describe('resumeRun after a crash while a command ran (issue 26, finding 3)', ()
     assert.equal(result.steps['log']?.status, 'failed');
     assert.match(result.steps['log']?.error ?? '', /not started: the run journal could not be written/);
   });
+
+  it('attack: a command starts only once its start line is durable (synced), not just stored: a power loss could lose it', async () => {
+    const memory = createMemoryRunStore();
+    const stored: string[] = [];
+    let durable: string[] = [];
+    const store: RunStore = {
+      ...memory,
+      append: async (runId, entries) => {
+        stored.push(...entries.map((entry) => String((entry as { type?: unknown }).type)));
+        return memory.append(runId, entries);
+      },
+      sync: async () => {
+        durable = [...stored];
+      },
+    };
+    let durableAtStart: string[] | undefined;
+    const commands: CommandRunner = {
+      describeCwd: async () => '/work/project',
+      run: async () => {
+        durableAtStart = [...durable];
+        return done;
+      },
+    };
+    const common = { clock: new ManualClock(0, { autoAdvance: true }), tools: builtinTools(), workspace: createMemoryWorkspace(), allowedCommands: allowingIt };
+    const result = await runPlan(makePlan([appendStep]), { ...common, store, commandRunner: commands, interaction: ScriptedInteraction.approvingAll() }).result;
+    assert.equal(result.status, 'completed');
+    assert.equal(durableAtStart?.at(-1), 'command_started');
+  });
+
+  it('attack: a command whose start line the disk would not make durable does not start, and fails saying why', async () => {
+    const memory = createMemoryRunStore();
+    let started = false;
+    const store: RunStore = {
+      ...memory,
+      append: async (runId, entries) => {
+        if (entries.some((entry) => (entry as { type?: unknown }).type === 'command_started')) started = true;
+        return memory.append(runId, entries);
+      },
+      sync: async () => {
+        if (started) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+      },
+    };
+    const commands = runner();
+    const common = { clock: new ManualClock(0, { autoAdvance: true }), tools: builtinTools(), workspace: createMemoryWorkspace(), allowedCommands: allowingIt };
+    const result = await runPlan(makePlan([appendStep]), { ...common, store, commandRunner: commands, interaction: ScriptedInteraction.approvingAll() }).result;
+    assert.equal(commands.starts, 0);
+    assert.equal(result.steps['log']?.status, 'failed');
+    assert.match(result.steps['log']?.error ?? '', /not started: the run journal could not be written/);
+    assert.match(result.metadata.warnings.join('\n'), /to the disk: EIO/);
+  });
 });
