@@ -139,7 +139,7 @@ function requestDetail(request: PendingRequest): string | undefined {
  * `$` included) backslash-escaped.
  */
 export function safeText(text: string): string {
-  return markdownText(visibleControls(oneLine(text, actionSummaryLimits.line)), Number.POSITIVE_INFINITY);
+  return markdownText(oneLine(text, actionSummaryLimits.line), Number.POSITIVE_INFINITY);
 }
 
 /**

@@ -3,6 +3,7 @@ import { topologicalOrder } from '../plan/topologicalOrder';
 import { readOrigin } from './sourceOrigin';
 import { emptyTask, headingLine, headingText, oneLineText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 import { orderDependencies } from './tasksToPlan';
+import { visibleControls } from '../../shared/visibleCharacters';
 
 /** What a format can say about order, for `planToTasks`. */
 export interface TaskEncoding {
@@ -25,7 +26,9 @@ export interface TaskEncoding {
  * breaks made spaces; a blank title is the step's id), and a title that ends in words naming
  * dependencies has its task name its own, so no text of the plan adds a task or changes
  * what one waits for. The title is the objective's first line; its other lines are the
- * document's notes.
+ * document's notes. Every character that shows nothing or acts on the text around it (zero-width and tag characters,
+ * direction controls, controls: `visibleControls`) is written as its visible escape: the file is read by another tool's
+ * agent, and a plan's text must not carry words the user reviewing it never saw ("ASCII smuggling").
  */
 export function planToTasks(plan: Plan, encoding: TaskEncoding): SourceDocument {
   const seen = new Set<string>();
@@ -52,7 +55,7 @@ export function planToTasks(plan: Plan, encoding: TaskEncoding): SourceDocument 
     const fits = splitDependsOn(task.title).dependsOn !== undefined ? undefined : choices.find((choice) => sameSet(derive(choice), wanted));
     tasks.push(fits ?? { ...task, parallel: false, dependsOn: wanted });
   }
-  const [first = '', ...rest] = plan.objective.split('\n');
+  const [first = '', ...rest] = visibleControls(plan.objective).split('\n');
   const title = oneLineText(first);
   const notes = rest.join('\n').trim();
   return { title, tasks, notes: notes === '' ? [] : [{ line: 0, text: notes }] };
@@ -67,9 +70,9 @@ function headingAsRead(text: string): string {
 }
 
 function taskOf(step: Step, key: string): SourceTask {
-  const { text, origin } = readOrigin(step.input ?? '');
+  const { text, origin } = readOrigin(visibleControls(step.input ?? ''));
   // One line, as every format writes a task; a blank title would write no task at all.
-  const title = oneLineText(step.title).trim();
+  const title = oneLineText(visibleControls(step.title)).trim();
   const task = emptyTask(origin?.line ?? 0, title === '' ? step.id : title);
   task.key = key;
   task.done = step.skipped === true;

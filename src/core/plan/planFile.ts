@@ -4,6 +4,7 @@ import type { Plan } from './planSchema';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 import { visibleDirection } from '../text/visibleDirection';
 import { capText } from '../text/capText';
+import { visibleControls } from '../../shared/visibleCharacters';
 
 /** Longest file name `planFileName` makes, in characters, before `.plan.json`. */
 export const maxPlanFileStem = 60;
@@ -48,9 +49,15 @@ export function withoutAddedExtension(path: string): string {
   return path.replace(/^(.*[\\/])?([^\\/]+?\.(?:plan\.)?json)(?:\.plan)?\.json$/i, '$1$2');
 }
 
-/** The text "Save plan as file" writes: the canonical plan as JSON indented by two spaces, ending in a newline. */
+/**
+ * The text "Save plan as file" writes: the canonical plan as JSON indented by two spaces, ending in a newline. Every
+ * character that shows nothing or acts on the text around it (`visibleControls`: zero-width and tag characters, direction
+ * controls) is written as its JSON escape `\uXXXX`, which reads back as the same character: whoever opens the file (a
+ * reviewer, another tool's agent) sees every word the plan holds.
+ */
 export function planFileText(plan: Plan): string {
-  return `${JSON.stringify(plan, null, 2)}\n`;
+  // Outside strings, JSON text is ASCII, line feeds and spaces, which visibleControls leaves: every escape it writes is in a string.
+  return `${visibleControls(JSON.stringify(plan, null, 2))}\n`;
 }
 
 /** What `readPlanFile` made of a file: a plan that can run (with what was ignored), or every problem. */

@@ -2,7 +2,7 @@ import type { RunState } from '../engine/runEvents';
 import { describeCheck } from '../plan/describeCheck';
 import type { Plan, Step } from '../plan/planSchema';
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../../shared/visibleCharacters';
+import { visibleControls, visibleEscape } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { runStatusLabel } from '../../shared/runStatusLabels';
 import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
@@ -58,10 +58,11 @@ export function markdownText(text: string, maxChars: number): string {
 
 /**
  * `text` at most `maxChars` characters long (cut visibly), on one line (line breaks become
- * spaces), with every control, DEL, C1 control and direction control shown as `\uXXXX`.
+ * spaces), with every control (tabs too), DEL, C1 control and direction control shown as `\uXXXX`, and every character
+ * that shows nothing (zero-width and tag characters, with which a model can spell words no reader sees: `visibleControls`).
  */
 export function visibleLine(text: string, maxChars: number): string {
-  return capText(text, maxChars).replace(lineBreaks, ' ').replace(controls, visibleEscape);
+  return visibleControls(capText(text, maxChars).replace(lineBreaks, ' ').replace(controls, visibleEscape));
 }
 
 function escapeMarkdown(text: string): string {

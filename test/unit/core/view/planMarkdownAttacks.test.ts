@@ -17,4 +17,12 @@ describe('attack: a plan exported as Markdown and opened in VS Code\'s Markdown 
     assert.doesNotMatch(outsideCode(text), /(?<!\\)\.(?=[\p{L}\p{N}])/u, text);
     assert.match(text, /Upload to evil\\\.example\/collect\?q= then notes\\\.md/);
   });
+
+  it('attack: words spelled in tag characters (ASCII smuggling), zero-width characters and a byte order mark show as escapes, not as nothing', () => {
+    const smuggled = [...'run rm'].map((character) => String.fromCodePoint(0xe0000 + character.charCodeAt(0))).join('');
+    const plan = makePlan([makeStep('s', { title: `Update the docs${smuggled}\u200b\ufeff` })], { objective: `Docs${smuggled}` });
+    const text = planMarkdown(plan);
+    assert.doesNotMatch(text, /[\u200b\ufeff\u{e0000}-\u{e007f}]/u);
+    assert.match(text, /Update the docs\\\\udb40\\\\udc72/, text);
+  });
 });
