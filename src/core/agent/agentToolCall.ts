@@ -11,6 +11,7 @@ import { effectTraits } from '../tools/effectTraits';
 import { errorMessage } from '../../shared/errorMessage';
 import { toolResultText } from '../tools/toolResultText';
 import { WorkspaceError } from '../workspace/workspaceError';
+import { withoutTrailingCommas } from '../text/withoutTrailingCommas';
 
 /** What one tool call gave back, as the model will see it. */
 export interface AgentToolOutcome {
@@ -58,7 +59,8 @@ export async function callAgentTool(
   }
   let args: unknown;
   try {
-    args = call.arguments.trim() === '' ? {} : (JSON.parse(call.arguments) as unknown);
+    // A trailing comma is the one slip read past (a small local model's `…},]}`): nothing cut off is completed.
+    args = call.arguments.trim() === '' ? {} : (JSON.parse(withoutTrailingCommas(call.arguments)) as unknown);
   } catch (error) {
     return failure(call.name, `The arguments are not valid JSON (${errorMessage(error)}); call the tool again with a JSON object.`);
   }

@@ -191,8 +191,9 @@ async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, s
  */
 function inWords(text: string): string | undefined {
   const parsed = parseJsonLoose(text);
-  // A reply that opens as JSON or a code fence is JSON of the wrong shape, though loose parsing finds JSON in prose too.
-  const prose = parsed.ok && typeof parsed.value === 'string' ? parsed.value : /^\s*(?:[{[]|```)/.test(text) ? undefined : text;
+  // A reply with a line that opens as JSON or a code fence is JSON of the wrong shape, though loose parsing finds JSON in
+  // prose too; a sentence before it ("Here is the plan:") does not make it words (a newcomer's local model wrote one).
+  const prose = parsed.ok && typeof parsed.value === 'string' ? parsed.value : /(?:^|\n)[ \t]*(?:[{[]|```)/.test(text) ? undefined : text;
   return prose === undefined || prose.trim() === '' ? undefined : visibleControls(oneLine(prose.trim(), 300));
 }
 

@@ -172,7 +172,9 @@ export const plannerOutputSchema = z.object({
       id: z.string(),
       title: z.string(),
       kind: z.enum(modelPlannedStepKinds),
-      dependsOn: z.array(z.string()),
+      // Asked for (the JSON Schema lists it with its default), read as none when left out: a small model leaves it out of
+      // a first step, and its repair round went to that instead of the plan's real problems (a newcomer's trial).
+      dependsOn: z.array(z.string()).default([]),
       tool: z.string().optional(),
       args: z.record(z.string(), z.unknown()).optional(),
       agent: z.string().optional(),

@@ -108,6 +108,20 @@ describe('runStepAgent', function () {
     assert.match(replies[2]?.error ?? '', /do not match the tool's schema/);
   });
 
+  // A newcomer's trial with a small local model: `…},]}` failed the call, the model said "Done", and the step failed.
+  it("reads past a trailing comma in a call's arguments, and nothing else: arguments cut off stay an error", async () => {
+    server.enqueue(
+      { kind: 'message', toolCalls: [{ id: 'c1', name: 'write_file', arguments: '{"path": "b.txt", "content": "b",}' }, { id: 'c2', name: 'write_file', arguments: '{"path": "c.txt", "content": "cut of' }] },
+      { kind: 'message', content: 'done' },
+    );
+    await agent();
+    const replies = (server.chatRequests[1]?.body?.messages ?? []).filter((message) => message.role === 'tool').map((message) => JSON.parse(String(message.content)) as { status: string; error?: string });
+    assert.deepEqual(replies.map((reply) => reply.status), ['ok', 'error']);
+    assert.match(replies[1]?.error ?? '', /not valid JSON/);
+    assert.equal(await workspace.readText('b.txt', new AbortController().signal), 'b');
+    await assert.rejects(workspace.readText('c.txt', new AbortController().signal));
+  });
+
   it('fails after maxTurns calls without an answer', async () => {
     server.enqueue(
       { kind: 'message', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },

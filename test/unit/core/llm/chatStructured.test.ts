@@ -92,6 +92,16 @@ describe('chatStructured', function () {
     await assert.rejects(chatStructured(client, { messages, signal }, answerSchema), /did not match the expected structure/);
   });
 
+  it('a sentence before fenced JSON of the wrong shape is JSON of the wrong shape, not words: the message lists what is wrong', async () => {
+    const reply = 'Here is the answer:\n```json\n{"answer": 4}\n```';
+    server.enqueue({ kind: 'message', content: reply }, { kind: 'message', content: reply });
+    await assert.rejects(chatStructured(client, { messages, signal }, answerSchema), (error: unknown) => {
+      assert.ok(error instanceof StructuredOutputError);
+      assert.match(error.message, /did not match the expected structure, even after a repair round: \n- answer: /);
+      return true;
+    });
+  });
+
   it('repairs check problems and returns those left after the round', async () => {
     server.enqueue({ kind: 'message', content: '{"answer": "5", "confidence": 0.2}' }, { kind: 'message', content: '{"answer": "five", "confidence": 0.2}' });
     const result = await chatStructured(client, { messages, signal, check: (value) => (value.answer === '4' ? [] : [`answer "${value.answer}" is wrong`]) }, answerSchema);

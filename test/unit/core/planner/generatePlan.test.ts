@@ -71,6 +71,20 @@ describe('generatePlan against the fake OpenAI server', function () {
     assert.match(repair, /step S001: .*"fetch_url", which is not available/);
   });
 
+  // A newcomer's trial with a small local model: its first step had no `dependsOn`, and the one repair round asked only
+  // about that, so the plan's real problem (a tool that does not exist) reached the user as a plan that cannot start.
+  it('reads a step without dependsOn as depending on nothing, so the repair round goes to the plan\'s real problems', async () => {
+    const { dependsOn: _left, ...firstStep } = badPlan.steps[0]!;
+    const sloppy = `Here is the plan:\n\`\`\`json\n${JSON.stringify({ ...badPlan, steps: [firstStep, ...badPlan.steps.slice(1)] })}\n\`\`\``;
+    server.enqueue({ kind: 'message', content: sloppy }, { kind: 'message', content: JSON.stringify(goodPlan) });
+    const result = await generatePlan('Add a README', { llm, tools: registry, signal });
+    const repair = String(server.chatRequests[1]?.body?.messages?.at(-1)?.content);
+    assert.match(repair, /step S001: .*"fetch_url", which is not available/);
+    assert.doesNotMatch(repair, /dependsOn/);
+    assert.deepEqual(result.diagnostics, []);
+    assert.deepEqual(result.plan.steps[0]?.dependsOn, []);
+  });
+
   it('returns a plan that is still invalid after the repair round with its errors as diagnostics', async () => {
     server.enqueue({ kind: 'message', content: JSON.stringify(badPlan) }, { kind: 'message', content: JSON.stringify(badPlan) });
     const result = await generatePlan('Add a README', { llm, tools: registry, signal });
