@@ -70,8 +70,7 @@ type Way = 'vscode' | 'local' | 'hosted' | 'heuristic';
  */
 export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOutcome | undefined> {
   const vscodeModels = await deps.vscodeModels();
-  const way = await deps.ui.pick<Way>(vscode.l10n.t('Task Planner: Set up a model (1/3)'), vscode.l10n.t('Which model should plan and run the steps?'), [
-    {
+  const vscodeWay: SetupItem<Way> = {
       label: vscode.l10n.t('A VS Code chat model'),
       description:
         vscodeModels.length > 0
@@ -86,7 +85,9 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
           : vscode.l10n.t('none installed yet'),
       detail: vscode.l10n.t('GitHub Copilot or any extension that provides chat models; picked automatically when present.'),
       value: 'vscode',
-    },
+  };
+  // The first item is the one Enter takes: with no VS Code chat model installed, a newcomer found that choice preselected.
+  const servers: SetupItem<Way>[] = [
     {
       label: vscode.l10n.t('A local server'),
       description: vscode.l10n.t('Ollama, LM Studio, llama.cpp, vLLM'),
@@ -99,13 +100,18 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
       detail: vscode.l10n.t("An OpenAI-compatible API: its address and your key (kept in VS Code's secret storage)."),
       value: 'hosted',
     },
-    {
-      label: vscode.l10n.t('No model'),
-      description: vscode.l10n.t('the heuristic planner'),
-      detail: vscode.l10n.t('Plans from the text of the request; steps that need a model are yours to do.'),
-      value: 'heuristic',
-    },
-  ]);
+  ];
+  const noModel: SetupItem<Way> = {
+    label: vscode.l10n.t('No model'),
+    description: vscode.l10n.t('the heuristic planner'),
+    detail: vscode.l10n.t('Plans from the text of the request; steps that need a model are yours to do.'),
+    value: 'heuristic',
+  };
+  const way = await deps.ui.pick<Way>(
+    vscode.l10n.t('Task Planner: Set up a model (1/3)'),
+    vscode.l10n.t('Which model should plan and run the steps?'),
+    vscodeModels.length > 0 ? [vscodeWay, ...servers, noModel] : [...servers, vscodeWay, noModel],
+  );
   if (way === undefined) return undefined;
   const choice = await chooseDetails(deps, way, vscodeModels);
   if (!choice) return undefined;
@@ -174,7 +180,9 @@ async function chooseLocalServer(deps: ModelSetupDeps): Promise<Chosen | undefin
   ]);
   if (server === undefined) return undefined;
   const known = server === 'other' ? undefined : server;
-  const address = await askBaseUrl(deps, known ? localServers[known].baseUrl : 'http://127.0.0.1:8080/v1', true);
+  // A server picked while it answers at its usual address is there: asking for that address again only confused a newcomer.
+  const answering = known !== undefined && listings[kinds.indexOf(known)]?.ok === true;
+  const address = answering ? { baseUrl: localServers[known].baseUrl } : await askBaseUrl(deps, known ? localServers[known].baseUrl : 'http://127.0.0.1:8080/v1', true);
   if (address === undefined) return undefined;
   const { baseUrl, assumed } = address;
   const model = await chooseModel(deps, baseUrl, undefined, known);

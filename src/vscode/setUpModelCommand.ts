@@ -128,9 +128,9 @@ async function contextFit(choice: ModelChoice, toolTokens: number): Promise<stri
   }
   if (context <= 0) {
     return vscode.l10n.t(
-      "The server does not say how many tokens {0} takes, so prompts were not checked against it (a step's prompt needs about {1}): set taskPlanner.llm.contextTokens to have them checked.",
+      "The server does not say how many tokens {0} takes, so prompts were not checked against it (a step's prompt needs about {1} tokens): set taskPlanner.llm.contextTokens to have them checked.",
       name,
-      loadRuntime().promptFit(0, toolTokens).needed,
+      tokenCount(loadRuntime().promptFit(0, toolTokens).needed),
     );
   }
   const fit = loadRuntime().promptFit(context, toolTokens);
@@ -138,9 +138,9 @@ async function contextFit(choice: ModelChoice, toolTokens: number): Promise<stri
     ? undefined
     : vscode.l10n.t(
         "Warning: a step's prompt needs about {0} tokens ({1} of them for the tools offered), more than the {2} {3} takes: offer fewer tools (taskPlanner.tools.extensionTools) or choose a model with a larger context.",
-        fit.needed,
-        toolTokens,
-        context,
+        tokenCount(fit.needed),
+        tokenCount(toolTokens),
+        tokenCount(context),
         name,
       );
 }
@@ -196,3 +196,8 @@ const quickInputUi: ModelSetupUi = {
     );
   },
 };
+
+/** A count of tokens as the summaries write one: "8,401" (a newcomer read "8401" without a unit). */
+function tokenCount(count: number): string {
+  return count.toLocaleString('en-US');
+}

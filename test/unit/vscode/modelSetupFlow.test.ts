@@ -50,8 +50,8 @@ function deps(ui: ModelSetupUi, overrides: Partial<ModelSetupDeps> = {}) {
 }
 
 describe('runModelSetup', () => {
-  it('a local Ollama that answers: its default address, its models to pick from, saved, tested, success in words', async () => {
-    const ui = new ScriptedSetupUi(['A local server', 'Ollama', 'http://127.0.0.1:11434/v1', 'llama3.2']);
+  it('a local Ollama that answers: its default address (not asked again), its models to pick from, saved, tested, success in words', async () => {
+    const ui = new ScriptedSetupUi(['A local server', 'Ollama', 'llama3.2']);
     const { deps: setup, saved, tested } = deps(ui);
     const outcome = await runModelSetup(setup);
     const servers = ui.asked[1]?.items ?? [];
@@ -61,7 +61,8 @@ describe('runModelSetup', () => {
       ['llama.cpp', 'http://127.0.0.1:8080/v1', 'Not answering now.'],
       ['vLLM', 'http://127.0.0.1:8000/v1', 'Not answering now.'],
     ]);
-    assert.equal(ui.asked[2]?.value, 'http://127.0.0.1:11434/v1', "the address box starts at Ollama's default");
+    // A newcomer picked Ollama while it answered, and was asked for its address all the same.
+    assert.deepEqual(ui.asked.map((question) => question.title), ['Task Planner: Set up a model (1/3)', 'Task Planner: Set up a model (2/3)', 'Task Planner: Set up a model (3/3)']);
     const choice: ModelChoice = { provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2', server: 'ollama' };
     assert.deepEqual(saved, [{ choice, apiKey: undefined }]);
     assert.deepEqual(tested, [choice]);
@@ -80,7 +81,7 @@ describe('runModelSetup', () => {
 
   it('says whether a prompt fits the model only when the model answered (after a failure, only how to reach it)', async () => {
     const fit = async (): Promise<string> => 'A step\'s prompt needs about 8 338 tokens.';
-    const answering = await runModelSetup(deps(new ScriptedSetupUi(['A local server', 'Ollama', 'http://127.0.0.1:11434/v1', 'llama3.2']), { contextFit: fit }).deps);
+    const answering = await runModelSetup(deps(new ScriptedSetupUi(['A local server', 'Ollama', 'llama3.2']), { contextFit: fit }).deps);
     assert.match(answering?.message ?? '', / A step's prompt needs about 8 338 tokens\.$/);
     const silent = await runModelSetup(deps(new ScriptedSetupUi(['A local server', 'LM Studio', 'http://127.0.0.1:1234/v1', 'qwen2.5-7b-instruct']), { contextFit: fit }).deps);
     assert.equal(silent?.message, "No server answered at http://127.0.0.1:1234/v1: start LM Studio's local server (Developer tab) or check the port.");
@@ -111,7 +112,10 @@ describe('runModelSetup', () => {
     const none = new ScriptedSetupUi(['A VS Code chat model']);
     const withoutModels = deps(none, { test: async () => ({ ok: false, error: new Error('No VS Code chat model is available') }) });
     const missing = await runModelSetup(withoutModels.deps);
-    assert.equal(none.asked[0]?.items?.[0]?.description, 'none installed yet');
+    // Not first (the choice Enter takes) when none is installed: a newcomer found it preselected.
+    assert.deepEqual(none.asked[0]?.items?.map((item) => item.label), ['A local server', 'A hosted service', 'A VS Code chat model', 'No model']);
+    assert.equal(none.asked[0]?.items?.[2]?.description, 'none installed yet');
+    assert.equal(offered.asked[0]?.items?.[0]?.label, 'A VS Code chat model', 'first when one is installed');
     assert.deepEqual(withoutModels.saved, [{ choice: { provider: 'vscode', family: '' }, apiKey: undefined }]);
     assert.match(missing?.message ?? '', /did not answer: No VS Code chat model is available\. Check that its extension/);
   });
