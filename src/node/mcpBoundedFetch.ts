@@ -13,9 +13,7 @@ export const maxMcpMessageBytes = 10 * 1024 * 1024;
 export function boundedFetch(oversized: () => void, max = maxMcpMessageBytes, base: FetchLike = fetch): FetchLike {
   return async (url, init) => {
     const response = await base(url, init);
-    if (response.body === null || response.status < 200 || (response.status >= 300 && response.status < 400) || response.status === 204 || response.status === 205) {
-      return response;
-    }
+    if (response.body === null || !boundedStatus(response.status)) return response;
     const events = /^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '');
     const bounded = new Response(response.body.pipeThrough(boundedBody(events, max, oversized)), {
       status: response.status,
@@ -25,6 +23,11 @@ export function boundedFetch(oversized: () => void, max = maxMcpMessageBytes, ba
     Object.defineProperty(bounded, 'url', { value: response.url });
     return bounded;
   };
+}
+
+/** Whether an answer of `status` has a body to bound: not a redirect (followed or described by its headers), nor one that may not have one. */
+function boundedStatus(status: number): boolean {
+  return status >= 200 && !(status >= 300 && status < 400) && status !== 204 && status !== 205;
 }
 
 /** Passes a body on until it (or, for `events`, one event of it) exceeds `max` bytes; then fails it. */

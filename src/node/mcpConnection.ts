@@ -49,6 +49,11 @@ export interface McpConnection extends McpSession {
 export const maxStderrTailChars = 2000;
 /** Most characters of a server's stderr passed to the log in all (the editor's log is a file): the rest only ends up in the tail. */
 export const maxLoggedStderrChars = 1_000_000;
+/**
+ * Most of a server's protocol errors logged (each a line that is no JSON-RPC message, say): a server can write them to
+ * stdout without end, so the rest are counted, not logged.
+ */
+export const maxLoggedServerErrors = 100;
 /** Most tools taken from one server; more are left out with a log line. */
 export const maxToolsPerServer = 500;
 const maxToolNameChars = 500;
@@ -108,13 +113,17 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     stopped = true;
     void client.close().catch(() => undefined);
   };
+  let errors = 0;
   client.onerror = (error) => {
     // The SDK closes a stdio connection whose message exceeds its buffer (10 MB); the process may take a while to exit, so it counts as stopped now.
     if (/ReadBuffer exceeded/.test(error.message)) {
       closedReason ??= tooLarge;
       stopped = true;
     }
-    options.log?.(`[server ${config.name}: ${capText(error.message, 500)}]\n`);
+    // Its messages quote what the server sent (a line of its stdout that is no JSON, with its controls).
+    errors += 1;
+    if (errors <= maxLoggedServerErrors) options.log?.(`[server ${config.name}: ${visibleControls(capText(error.message, 500))}]\n`);
+    if (errors === maxLoggedServerErrors) options.log?.(`[server ${config.name}: ${maxLoggedServerErrors} errors logged, any more are not]\n`);
   };
   const stderrTail = (): string => visibleControls(tail.text.trim());
   const failure = (what: string): Error => {
@@ -129,14 +138,19 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
   };
   let tools: McpToolInfo[];
   try {
+    // One limit for the whole start: each page of the tool list had the full limit, so a server answering 20 pages just
+    // before it held a planning for 20 times as long.
+    const deadline = Date.now() + options.startTimeoutMs;
     await client.connect(transport, { timeout: options.startTimeoutMs, ...(signal ? { signal } : {}) });
-    tools = await listTools(client, options, signal, (line) => options.log?.(`${line}\n`));
+    tools = await listTools(client, deadline, signal, (line) => options.log?.(`${line}\n`));
   } catch (error) {
     // Read before stop() gives its own reason: the SDK only says "Connection closed" after an oversized message.
     const reason = closedReason;
     await stop();
     if (signal?.aborted) throw error;
-    throw failure(`could not be started: ${reason !== undefined && reason !== 'stopped' ? `it ${reason}` : startError(errorMessage(error))}`);
+    const seconds = Math.round(options.startTimeoutMs / 1000);
+    const why = isTimeout(error) ? `it did not start and list its tools within ${seconds} s (timed out)` : startError(errorMessage(error));
+    throw failure(`could not be started: ${reason !== undefined && reason !== 'stopped' ? `it ${reason}` : why}`);
   }
   return {
     name: config.name,
@@ -291,11 +305,13 @@ async function contained(
   return { argv: [findProgram(unshare, cwd, process.env['PATH']) ?? unshare, ...rest, ...init, found, ...config.args], namespaced: true };
 }
 
-async function listTools(client: Client, options: McpConnectionOptions, signal: AbortSignal | undefined, log: (line: string) => void): Promise<McpToolInfo[]> {
+/** The server's tools, page after page until `deadline` (a time in ms): a page asked for at the deadline fails as timed out. */
+async function listTools(client: Client, deadline: number, signal: AbortSignal | undefined, log: (line: string) => void): Promise<McpToolInfo[]> {
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: options.startTimeoutMs, ...(signal ? { signal } : {}) });
+    const left = Math.max(1, deadline - Date.now());
+    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: left, maxTotalTimeout: left, ...(signal ? { signal } : {}) });
     for (const tool of result.tools) {
       if (tools.length >= maxToolsPerServer) {
         log(`[more than ${maxToolsPerServer} tools: the rest are left out]`);

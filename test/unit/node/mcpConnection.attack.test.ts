@@ -163,3 +163,73 @@ describe('attack: connectMcpServer bounds what an HTTP server sends as it bounds
     }
   });
 });
+
+describe('attack: connectMcpServer holds a start to its time limit, however many pages of tools a server sends', function () {
+  this.timeout(60_000);
+
+  it('a server answering each of 20 pages of its tool list just before the limit is stopped at the limit, not after 20 of them', async () => {
+    let pages = 0;
+    const server = await hostileServer((message, response) => {
+      if (message.method !== 'tools/list') return false;
+      pages++;
+      setTimeout(() => {
+        response.setHeader('content-type', 'application/json');
+        const result = { tools: [{ name: `t${pages}`, inputSchema: { type: 'object' } }], nextCursor: String(pages) };
+        response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      }, 700);
+      return true;
+    });
+    const started = Date.now();
+    try {
+      await assert.rejects(connectMcpServer(httpConfig(server.url), { ...options, startTimeoutMs: 1500 }), (error: Error) => {
+        assert.match(error.message, /^MCP server "remote" could not be started: it did not start and list its tools within 2 s \(timed out\)/);
+        return true;
+      });
+      assert.ok(Date.now() - started < 4000, `the start took ${Date.now() - started} ms`);
+      assert.ok(pages <= 3, `${pages} pages were asked for`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('attack: connectMcpServer bounds what a stdio server gets into the log through its stdout', function () {
+  this.timeout(60_000);
+
+  // A raw JSON-RPC server: answers initialize, tools/list and tools/call, the call only after 200 000 lines on stdout that are no JSON.
+  const junkServer = `
+    const readline = require('node:readline');
+    const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\\n');
+    readline.createInterface({ input: process.stdin }).on('line', async (line) => {
+      const message = JSON.parse(line);
+      if (message.id === undefined) return;
+      if (message.method === 'initialize') {
+        send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'junk', version: '1' } } });
+      } else if (message.method === 'tools/list') {
+        send({ id: message.id, result: { tools: [{ name: 'junk', inputSchema: { type: 'object' } }] } });
+      } else {
+        const block = ('no json \\u001b[2J\\u001b]52;c;cm0gLXJm\\u0007 ' + 'x'.repeat(40) + '\\n').repeat(10000);
+        for (let i = 0; i < 20; i++) await new Promise((done) => process.stdout.write(block, done));
+        send({ id: message.id, result: { content: [{ type: 'text', text: 'junked' }] } });
+      }
+    });`;
+
+  it('200 000 lines that are no JSON on stdout log a bounded number of lines, without their controls, and the call still answers', async () => {
+    const [config] = parseMcpConfig(
+      { servers: { junk: { command: process.execPath, args: ['-e', junkServer] } } },
+      { label: 'test config', origin: 'user', folder: process.cwd() },
+    ).servers;
+    const logged: string[] = [];
+    const connection = await connectMcpServer(config!, { ...options, callTimeoutMs: 50_000, log: (text) => logged.push(text) });
+    try {
+      assert.deepEqual(await connection.callTool('junk', {}, new AbortController().signal), { content: [{ type: 'text', text: 'junked' }] });
+      const characters = logged.reduce((sum, text) => sum + text.length, 0);
+      assert.ok(logged.length <= 200, `${logged.length} lines were logged`);
+      assert.ok(characters <= 100_000, `${characters} characters were logged`);
+      assert.ok(logged.some((text) => /100 errors logged, any more are not/.test(text)), 'the log does not say it stopped logging them');
+      assert.ok(!logged.some((text) => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)), 'a control character reached the log');
+    } finally {
+      await connection.stop();
+    }
+  });
+});
