@@ -1,6 +1,8 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { RE2JS } from 're2js';
 import { jsRegexToRe2 } from './jsRegexToRe2';
+import { schemaCheckCost } from './schemaCheckCost';
+import { schemaReferences } from './schemaReferences';
 import { capText } from '../text/capText';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -8,6 +10,11 @@ import { errorMessage } from '../../shared/errorMessage';
 export const maxOutputSchemaChars = 64_000;
 /** Deepest nesting of objects and arrays in an output schema. */
 export const maxOutputSchemaDepth = 40;
+/**
+ * Most visits of a subschema a check of one value may take (`schemaCheckCost`): a schema whose references and branches
+ * double at each level would take 2^levels, and validation cannot be interrupted.
+ */
+export const maxSchemaCheckVisits = 1_000_000;
 /** Most schema errors named in one diagnosis. */
 const maxListedErrors = 5;
 /** Longest value shown in a diagnosis ("got …"). */
@@ -99,6 +106,11 @@ export function schemaMismatches(
   if (problems.length > 0) return { unusable: `The ${schemaName} cannot be used: ${problems.join('; ')}.` };
   const validator = compile(schema);
   if (typeof validator === 'string') return { unusable: `The ${schemaName} cannot be used: ${validator}.` };
+  if (schemaCheckCost(schema, value, maxSchemaCheckVisits) > maxSchemaCheckVisits) {
+    return {
+      unusable: `The ${schemaName} cannot be used to check this ${root === 'result' ? 'result' : 'call'}: its references and branches multiply to more than ${maxSchemaCheckVisits.toLocaleString('en-US')} checks.`,
+    };
+  }
   try {
     if (validator(value)) return { mismatches: [] };
   } catch (error) {
@@ -139,7 +151,6 @@ const sameValueKeywords = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else
 /** `$ref`s that leave the schema, lead nowhere, or loop without descending into the value. */
 function referenceProblems(root: Readonly<Record<string, unknown>>): string[] {
   const problems: string[] = [];
-  const anchors = new Map<string, unknown>();
   const subschemas: { node: Record<string, unknown>; place: string }[] = [];
   const visit = (node: unknown, place: string): void => {
     if (node === null || typeof node !== 'object') return;
@@ -149,24 +160,10 @@ function referenceProblems(root: Readonly<Record<string, unknown>>): string[] {
     }
     const record = node as Record<string, unknown>;
     subschemas.push({ node: record, place });
-    for (const key of ['$anchor', '$dynamicAnchor']) {
-      const anchor = record[key];
-      if (typeof anchor === 'string') anchors.set(anchor, record);
-    }
     for (const [key, member] of Object.entries(record)) visit(member, `${place}/${key}`);
   };
   visit(root, '#');
-  const resolve = (reference: string): unknown => {
-    if (reference === '#') return root;
-    if (!reference.startsWith('#/')) return anchors.get(decodeURIComponent(reference.slice(1)));
-    let target: unknown = root;
-    for (const raw of reference.slice(2).split('/')) {
-      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      if (target === null || typeof target !== 'object' || !Object.hasOwn(target, key)) return undefined;
-      target = (target as Record<string, unknown>)[key];
-    }
-    return target;
-  };
+  const resolve = schemaReferences(root);
   for (const { node, place } of subschemas) {
     for (const key of ['$ref', '$dynamicRef']) {
       const reference = node[key];
