@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { McpConfig, McpInput, McpServerConfig } from '../core/mcp/mcpConfig';
 import { inputsUsedBy, mcpInputKey, mcpInputValueKey, mcpServerLaunchKey, resolveMcpVariables } from '../core/mcp/mcpConfig';
-import { mcpTools, type McpSession } from '../core/mcp/mcpTools';
+import { mcpTools, type McpSession, type McpToolInfo } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
@@ -59,9 +59,14 @@ export function rememberedCallPrefix(server: McpServerConfig): string {
   return `mcp-tool:${createHash('sha256').update(mcpServerLaunchKey(server)).digest('hex')}:`;
 }
 
-/** The key a remembered "allow every call" of `tool` of `server` is kept under (`rememberedCallPrefix` and the tool). */
-export function rememberedCallKey(server: McpServerConfig, tool: string): string {
-  return rememberedCallPrefix(server) + tool;
+/**
+ * The key a remembered "allow every call" of `tool` of `server` is kept under: `rememberedCallPrefix`, the tool's name,
+ * and a hash of what the server says the tool is (its description and input schema). A server that changes a tool it was
+ * allowed ("a rug pull": new words that steer the model to send it the user's secrets in its arguments) asks again.
+ */
+export function rememberedCallKey(server: McpServerConfig, tool: Pick<McpToolInfo, 'name' | 'description' | 'inputSchema'>): string {
+  const definition = createHash('sha256').update(JSON.stringify([tool.description ?? null, tool.inputSchema])).digest('hex').slice(0, 16);
+  return `${rememberedCallPrefix(server)}${tool.name}:${definition}`;
 }
 
 /**
@@ -144,8 +149,10 @@ export class McpServers {
       const connection = this.connections.get(server.name);
       if (!connection) return [];
       if (!remembered) return [connection];
-      const keyOf = (tool: string): string => rememberedCallKey(server, tool);
-      return [{ ...connection, remembered: { allows: (tool) => remembered.has(keyOf(tool)), keyOf } }];
+      const byName = new Map(connection.tools.map((tool) => [tool.name, tool]));
+      // A name the server did not list has no definition to allow: its key matches nothing remembered.
+      const keyOf = (name: string): string => rememberedCallKey(server, byName.get(name) ?? { name, description: '(not listed)', inputSchema: {} });
+      return [{ ...connection, remembered: { allows: (name) => remembered.has(keyOf(name)), keyOf } }];
     });
   }
 
