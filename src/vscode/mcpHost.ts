@@ -10,6 +10,7 @@ import type { RememberedToolCalls } from './rememberedToolCalls';
 import { readSettings } from './settings';
 import { McpStartProgress } from './mcpStartProgress';
 import { showError, showInformation, showWarning, withProgress } from './notifications';
+import { shownLine, withoutIcons } from './shownText';
 
 /** How long a changed mcp.json is left to settle before it is read for problems. */
 const checkDelayMs = 300;
@@ -238,7 +239,8 @@ export class McpHost implements vscode.Disposable {
         if (value !== undefined) await this.context.secrets.store(key, value);
         return value;
       },
-      log: (server, text) => this.log.info(`[${server}] ${text.trimEnd()}`),
+      // What a server writes to stderr, as text: its escape sequences and direction controls shown, not acted on.
+      log: (server, text) => this.log.info(`[${shownName(server)}] ${loadRuntime().visibleControls(text.trimEnd())}`),
       remembered: this.remembered,
       connecting: (server, connected) => this.startProgress.add(shownName(server.name), connected),
     });
@@ -385,5 +387,6 @@ export class McpHost implements vscode.Disposable {
  * hide the text around it, and at most `max` characters.
  */
 function shownName(name: string, max = 100): string {
-  return loadRuntime().visibleControls(name.slice(0, max));
+  // A QuickPick draws `$(name)` as an icon: a server's or tool's name could pass for one of the editor's own signs.
+  return withoutIcons(shownLine(name, max));
 }
