@@ -1,5 +1,6 @@
 import { attemptLimit } from '../plan/attemptLimit';
 import type { Step } from '../plan/planSchema';
+import { performedBy } from '../plan/stepKindTraits';
 
 /** Why an attempt failed: the step itself errored, or its verification said no. */
 export type FailureCause = 'error' | 'verification';
@@ -32,15 +33,19 @@ export function backoffDelayMs(failedAttempt: number, backoff: BackoffOptions): 
  * counts them all); verification failures use `onVerificationFailure` and retry only
  * under `retry`. Once attempts are used up: `skip` → skipped; `stop` and `retry` →
  * run halts when the step is critical, else skipped; `replan` → failed, asking for a
- * repair plan. `retryable: false` (e.g. a rejected review) goes straight to the policy.
+ * repair plan. `retryable: false` (e.g. a rejected review) goes straight to the policy. A person's step whose
+ * verification failed is asked again, whatever its policy and attempts.
  */
 export function decideAfterFailure(
-  step: Pick<Step, 'maxAttempts' | 'critical' | 'onFailure' | 'onVerificationFailure'>,
+  step: Pick<Step, 'kind' | 'maxAttempts' | 'critical' | 'onFailure' | 'onVerificationFailure'>,
   attempt: number,
   cause: FailureCause,
   retryable: boolean,
   backoff: BackoffOptions = defaultBackoff,
 ): FailureDecision {
+  // A person's "Done" that the step's checks refute is asked again at once, saying what failed: the person is in the loop
+  // (each try is their answer, and "not done" ends it), and a newcomer's Done before the work had failed the whole run.
+  if (cause === 'verification' && retryable && performedBy(step.kind, 'person')) return { disposition: 'retry', delayMs: 0 };
   const policy = cause === 'error' ? step.onFailure : step.onVerificationFailure;
   const mayRetry = retryable && (cause === 'error' || policy === 'retry');
   if (mayRetry && attempt < attemptLimit(step, policy)) {

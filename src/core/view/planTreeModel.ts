@@ -3,9 +3,10 @@ import { formatDuration } from '../../shared/formatDuration';
 import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
-import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
+import { previewValue, stepStateView, stepStatusView, stoppedRun, undoneLook } from './stepStatusView';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { stepRunnerLabel } from './stepRunnerLabel';
+import { performedBy } from '../plan/stepKindTraits';
 
 /** How the Plan tree arranges steps. */
 export type PlanTreeLayout = 'flat' | 'levels';
@@ -55,6 +56,9 @@ const kindIcons: Record<Step['kind'], string> = {
   clarification: 'question',
   manual: 'person',
 };
+
+/** A step skipped in the plan looks as a step the run skipped. */
+const skippedLook = stepStatusView('skipped');
 
 /**
  * The Plan tree: steps in plan order (`flat`), or under one node per dependency level
@@ -156,7 +160,8 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
       description,
       accessibilityLabel: spokenRow(base.label, description, step.skipped ? undefined : 'not started'),
       tooltip: details.filter((line): line is string => line !== undefined).join('\n'),
-      icon: step.skipped ? 'debug-step-over' : kindIcons[step.kind],
+      icon: step.skipped ? skippedLook.icon : kindIcons[step.kind],
+      ...(step.skipped ? { color: skippedLook.color } : {}),
       contextValue: `step.${step.kind}`,
     };
   }
@@ -173,7 +178,10 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     // The attempt a step makes or made; none for a step that ended without one (a skipped step's "attempt 1/3" read as
     // tried once: a newcomer's trial).
     (state.attempts > 1 || step.maxAttempts > 1) && (state.attempts > 0 || !terminalStepStatuses.has(state.status))
-      ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}`
+      ? // A person is asked again for as long as their Done fails its checks: no limit to count against.
+        performedBy(step.kind, 'person')
+        ? `try ${Math.max(1, state.attempts)}`
+        : `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}`
       : undefined,
   ];
   const outcome = [
@@ -192,8 +200,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     description: shown,
     accessibilityLabel: spokenRow(base.label, shown),
     tooltip: [...details, '', ...outcome].filter((line): line is string => line !== undefined).join('\n'),
-    icon: view.icon,
-    color: view.color,
+    ...(undone ? undoneLook : { icon: view.icon, color: view.color }),
     contextValue: `step.${step.kind}.${state.status}`,
   };
 }

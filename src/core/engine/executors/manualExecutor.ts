@@ -34,7 +34,8 @@ export const manualExecutor: StepExecutor = {
       {
         stepId: step.id,
         title: step.title,
-        instructions: capText(String(input), textCaps.message),
+        // Asked again after a Done its checks refuted: what failed comes first.
+        instructions: capText(ctx.diagnosis === undefined ? String(input) : `Not done yet: ${ctx.diagnosis}\n\n${String(input)}`, textCaps.message),
         attachments: [...(step.attachments ?? [])],
         depends,
         // Said before the person answers: a Done given before the work is done fails them (a newcomer's whole run failed so).

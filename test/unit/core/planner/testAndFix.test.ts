@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { CommandResult, CommandRunner } from '../../../../src/core/commandPorts';
+import type { ManualStepOutcome } from '../../../../src/core/interactionPorts';
 import { heuristicPlan } from '../../../../src/core/planner/heuristicPlan';
 import { fixesCommandOutput, fixStep, withTestRuns } from '../../../../src/core/planner/testAndFix';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
@@ -21,7 +22,12 @@ const red: CommandResult = {
 const green: CommandResult = { ...red, exitCode: 0, stdout: '180 passed' };
 
 /** Runs `request` planned without a model (the project tests with `pytest`); pytest answers `results` in turn, the person marks the fix done. */
-async function runTestAndFix(request: string, results: CommandResult[], interaction = ScriptedInteraction.approvingAll()) {
+async function runTestAndFix(
+  request: string,
+  results: CommandResult[],
+  interaction = ScriptedInteraction.approvingAll(),
+  answer: () => ManualStepOutcome = () => ({ done: true, note: 'fixed the slug' }),
+) {
   const ran: string[][] = [];
   const runner: CommandRunner = {
     describeCwd: async () => '/work/project',
@@ -33,7 +39,7 @@ async function runTestAndFix(request: string, results: CommandResult[], interact
   const manual: string[] = [];
   interaction.requestManualStep = async (request) => {
     manual.push(request.instructions);
-    return { done: true, note: 'fixed the slug' };
+    return answer();
   };
   const plan = heuristicPlan(request, { testCommand: ['pytest'] });
   const { result } = runPlan(plan, {
@@ -106,9 +112,13 @@ describe('testAndFix: run the tests and fix what fails, without a model (issue 2
     assert.equal(outcome.steps['S002']?.status, 'completed');
   });
 
-  it('a fix after which the tests still fail does not end as completed', async () => {
-    const { outcome, ran } = await runTestAndFix('Make the tests pass', [red, red]);
-    assert.deepEqual(ran, [['pytest'], ['pytest']]);
+  it('a fix after which the tests still fail does not end as completed: the person is asked again, saying so, until they give up', async () => {
+    const interaction = ScriptedInteraction.approvingAll();
+    const answers = [{ done: true as const }, { done: false as const, reason: 'still red' }];
+    const { outcome, ran, manual } = await runTestAndFix('Make the tests pass', [red, red, red], interaction, () => answers.shift() ?? { done: true });
+    assert.deepEqual(ran, [['pytest'], ['pytest']], 'the check ran after the Done, not after "not done"');
+    assert.equal(manual.length, 2);
+    assert.match(manual[1] ?? '', /^Not done yet: /);
     assert.equal(outcome.steps['S001']?.status, 'completed', 'the test run returned its output');
     assert.equal(outcome.steps['S002']?.status, 'failed');
     assert.notEqual(outcome.status, 'completed');

@@ -5,6 +5,7 @@ import { runPlan } from '../../../../../src/core/engine/runPlan';
 import type { StepRunner } from '../../../../../src/core/engine/runOptions';
 import type { ManualStepRequest } from '../../../../../src/core/interactionPorts';
 import { answeringInteraction } from '../../../../fakes/answeringInteraction';
+import { createMemoryWorkspace } from '../../../../fakes/memoryWorkspace';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../../support/randomPlans';
 
@@ -73,6 +74,28 @@ describe('manual steps in a run', () => {
     const again = await runPlan(retrying, { clock: clock(), stepRunner, interaction }).result;
     assert.equal(again.steps['S002']?.attempts, 1, 'asking again would not change the answer');
     assert.equal(interaction.asked.filter((entry) => entry.kind === 'manual').length, 2);
+  });
+
+  // A newcomer's trial: Done before the work was done failed the check, and with it the whole run.
+  it("a Done its checks refute asks the person again, saying what failed first, for as long as they try; then the run goes on", async () => {
+    const workspace = createMemoryWorkspace();
+    const asked: ManualStepRequest[] = [];
+    const interaction = answeringInteraction({
+      manual: async (request) => {
+        asked.push(request);
+        if (asked.length === 3) await workspace.writeText('CONTRIBUTING.md', '# Contributing\n', new AbortController().signal);
+        return { done: true };
+      },
+    });
+    const checked = makePlan(plan().steps.map((step) => (step.id === 'S002' ? { ...step, checks: [{ kind: 'file_exists' as const, path: 'CONTRIBUTING.md' }] } : step)));
+    const result = await runPlan(checked, { clock: clock(), stepRunner, interaction, workspace }).result;
+    assert.equal(result.status, 'completed');
+    assert.equal(result.steps['S002']?.attempts, 3);
+    assert.equal(asked.length, 3);
+    assert.doesNotMatch(asked[0]?.instructions ?? '', /Not done yet/);
+    assert.match(asked[1]?.instructions ?? '', /^Not done yet: .*CONTRIBUTING\.md/);
+    assert.match(asked[1]?.instructions ?? '', /\n\nUpdate README\.md with what the changelog says$/);
+    assert.equal(result.steps['after']?.status, 'completed');
   });
 
   it('defers: the run ends waiting on a manual request; resume with done completes it, with the note as result', async () => {
