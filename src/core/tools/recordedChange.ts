@@ -64,19 +64,41 @@ export async function applyRecorded(
     if (store) {
       // Refused, or the file was not as expected: nothing was written, whatever the file holds (another writer's same change).
       const nothingWritten = error instanceof PathRefusedError || isWorkspaceError(error, 'changed');
-      for (const intent of intents) {
+      await settleEach(store, intents, async (intent) => {
         const made =
           intent.operation === 'createDirectory'
             ? await folderExists(ctx, intent.path)
             // Looked at even when the run was cancelled as it wrote: whether the bytes landed is the question either way.
             : !nothingWritten && (await currentHash(ctx.workspace, path, new AbortController().signal).catch(() => null)) === intent.afterSha256;
-        await store.settle(intent, made ? 'applied' : 'abandoned');
-      }
+        return made ? 'applied' : 'abandoned';
+      });
     }
     throw error;
   }
   // Stryker disable next-line ConditionalExpression: without a store there are no intents to settle.
-  if (store) for (const intent of intents) await store.settle(intent, 'applied');
+  if (store) await settleEach(store, intents, async () => 'applied');
+}
+
+/**
+ * Settles every one of `intents` (as `stateOf` says), also when settling one fails (a full disk refusing its line): each
+ * left unsettled was waited on for ever, and the command line ended saying it stopped with nothing left to wait on (an
+ * outside attack: `ulimit -f` under a run of three parallel changes). Rejects with the first failure once all were tried;
+ * an intent whose settlement was not stored stays `intended` on disk, and a resumed run judges it by the file.
+ */
+async function settleEach(
+  store: CheckpointStore,
+  intents: readonly Checkpoint[],
+  stateOf: (intent: Checkpoint) => Promise<'applied' | 'abandoned'>,
+): Promise<void> {
+  const failures: unknown[] = [];
+  for (const intent of intents) {
+    try {
+      await store.settle(intent, await stateOf(intent));
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
 }
 
 /**
@@ -90,7 +112,7 @@ export async function createDirectoryRecorded(ctx: ToolContext, path: string, si
     await ctx.workspace.createDirectory(path, signal);
   } finally {
     // Stryker disable next-line ConditionalExpression: without a store there are no intents to settle.
-    if (store) for (const intent of intents) await store.settle(intent, (await folderExists(ctx, intent.path)) ? 'applied' : 'abandoned');
+    if (store) await settleEach(store, intents, async (intent) => ((await folderExists(ctx, intent.path)) ? 'applied' : 'abandoned'));
   }
 }
 
@@ -103,6 +125,7 @@ export async function createDirectoryRecorded(ctx: ToolContext, path: string, si
 async function landedOfUnfinished(
   checkpoint: Checkpoint,
   checkpoints: readonly Checkpoint[],
+  unfinished: ReadonlySet<string>,
   workspace: WorkspaceFs,
   signal: AbortSignal,
 ): Promise<'recovered' | 'abandoned' | 'uncertain'> {
@@ -115,7 +138,32 @@ async function landedOfUnfinished(
   const later = ofStep.filter((other) => other.seq >= checkpoint.seq && (other.state === 'applied' || other.state === 'intended'));
   if (later.some((other) => other.afterSha256 === now)) return 'recovered';
   const before = (other: Checkpoint): string | undefined => (other.before.exists ? other.before.sha256 : undefined);
-  return chain.some((other) => other.seq <= checkpoint.seq && before(other) === now) ? 'abandoned' : 'uncertain';
+  if (chain.some((other) => other.seq <= checkpoint.seq && before(other) === now)) return 'abandoned';
+  // A later change of another step the crash left unfinished (its dependent: the journal, written behind the synced
+  // checkpoints, never got to say this step ended), computed on what this one left, and found in the file (or one computed
+  // on that): this one is in the file under that change. Judged uncertain, the step asked again under every policy and
+  // its re-run offered the change a second time (`version = 1.1` becoming `1.1.1`), or, rejected, left its dependent
+  // skipped although both landed (an outside attack: crash fuzzing of the command line).
+  return now !== undefined && derivedFrom(checkpoint, checkpoints, unfinished).has(now) ? 'recovered' : 'uncertain';
+}
+
+/**
+ * The contents of `checkpoint.path` that later recorded changes of steps in `unfinished` computed from what `checkpoint`
+ * left, and from those in turn, lead to: each was recorded on a file holding the change, so a file holding one holds it.
+ */
+function derivedFrom(checkpoint: Checkpoint, checkpoints: readonly Checkpoint[], unfinished: ReadonlySet<string>): Set<string> {
+  const derived = new Set<string>();
+  if (checkpoint.afterSha256 === undefined) return derived;
+  const reached = new Set([checkpoint.afterSha256]);
+  const later = checkpoints
+    .filter((other) => other.seq > checkpoint.seq && other.path === checkpoint.path && unfinished.has(other.stepId))
+    .sort((a, b) => a.seq - b.seq);
+  for (const other of later) {
+    if (!other.before.exists || !reached.has(other.before.sha256) || other.afterSha256 === undefined) continue;
+    reached.add(other.afterSha256);
+    derived.add(other.afterSha256);
+  }
+  return derived;
 }
 
 /** How an interrupted change of this step to a path stands, as the resumed run found it. */
@@ -148,7 +196,7 @@ export async function recoverInterruptedChanges(
   const checkpoints = await store.list(runId);
   for (const checkpoint of checkpoints) {
     if (checkpoint.state === 'applied' && checkpoint.operation !== 'createDirectory' && unfinished.has(checkpoint.stepId)) {
-      await store.settle(checkpoint, await landedOfUnfinished(checkpoint, checkpoints, workspace, signal));
+      await store.settle(checkpoint, await landedOfUnfinished(checkpoint, checkpoints, unfinished, workspace, signal));
       continue;
     }
     if (checkpoint.state !== 'intended') continue;
@@ -258,7 +306,8 @@ async function recordIntents(store: CheckpointStore, intents: readonly Omit<Chec
   try {
     for (const intent of intents) recorded.push(await store.record(intent));
   } catch (error) {
-    for (const intent of recorded) await store.settle(intent, 'abandoned');
+    // The failure to tell is the record's; one of these settlements failing too (the same full disk) leaves it intended.
+    await settleEach(store, recorded, async () => 'abandoned').catch(() => undefined);
     throw error;
   }
   return recorded;
