@@ -6,6 +6,7 @@ import type { Checkpoint, CheckpointState, CheckpointStore } from '../core/runSt
 import { maxRunFileBytes, maxRunFileMegabytes } from './fileRunStore';
 import { makeIgnoredFolder } from './ignoredFolder';
 import { NotPlainFileError, openPlainFile, readPlainFile } from './readBoundedText';
+import { syncFolder } from './syncFolder';
 
 /** One line of a checkpoint log: a change recorded (its intent), or a recorded change settled. */
 type LogLine = { record: Checkpoint } | { settle: { runId: string; seq: number; state: Exclude<CheckpointState, 'intended'> } };
@@ -36,6 +37,7 @@ export async function loadCheckpointFile(file: string, options: { open?: typeof 
   // After a line cut short, the next starts on a line of its own.
   let separator = saved.tornTail ? '\n' : '';
   let writing = Promise.resolve();
+  let named = false;
   const append = async (line: LogLine): Promise<void> => {
     const next = writing.then(async () => {
       await makeIgnoredFolder(dirname(file));
@@ -50,6 +52,11 @@ export async function loadCheckpointFile(file: string, options: { open?: typeof 
           await handle.writeFile(`${separator}${JSON.stringify(line)}\n`, 'utf8');
           await handle.sync();
           separator = '';
+          // Its name too, once: a new log's synced lines under no name would be lost to a power loss all the same.
+          if (!named) {
+            await syncFolder(dirname(file));
+            named = true;
+          }
         } catch (error) {
           // Part of the line may be on disk (a full disk): cut it off, else start the next line on a line of its own, so
           // the next record is not glued to it and lost.

@@ -1,12 +1,13 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { constants } from 'node:fs';
-import { appendFile, type FileHandle, lstat, open, readdir, rename, rm } from 'node:fs/promises';
+import { appendFile, type FileHandle, lstat, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/runStorePorts';
 import { runIdPattern } from '../shared/vocabulary';
 import { makeIgnoredFolder } from './ignoredFolder';
 import { openPlainFile, readOpenFile, readPlainFile } from './readBoundedText';
 import { lockRun } from './runLock';
+import { syncFolder } from './syncFolder';
 
 const journalSuffix = '.jsonl';
 const snapshotSuffix = '.snapshot.json';
@@ -53,6 +54,27 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
     return join(dir, `${runId}${suffix}`);
   };
 
+  /** See `RunStore.sync`. */
+  const sync = async (runId: string): Promise<void> => {
+    let handle: FileHandle;
+    try {
+      handle = await openPlainFile(pathOf(runId, journalSuffix), constants.O_WRONLY | constants.O_APPEND);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    // The journal's name too, once: a new file's data on the disk under no name is lost all the same.
+    if (!durableNames.has(runId)) {
+      await syncFolder(dir);
+      durableNames.add(runId);
+    }
+  };
+
   return {
     async append(runId, entries) {
       const file = pathOf(runId, journalSuffix);
@@ -60,6 +82,7 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
         await makeIgnoredFolder(dir);
         if (options.lockRuns === true) await lockRun(dir, runId);
         await cutTornTail(file);
+        await removeLeftSnapshots(dir, `${runId}${snapshotSuffix}.`);
         repaired.add(runId);
       }
       const text = (unwritten.get(runId) ?? '') + entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
@@ -86,37 +109,23 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
       }
     },
 
-    async sync(runId) {
-      let handle: FileHandle;
-      try {
-        handle = await openPlainFile(pathOf(runId, journalSuffix), constants.O_WRONLY | constants.O_APPEND);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-        throw error;
-      }
-      try {
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      // The journal's name too, once: a new file's data on the disk under no name is lost all the same.
-      if (!durableNames.has(runId)) {
-        await syncFolder(dir);
-        durableNames.add(runId);
-      }
-    },
+    sync,
 
     async writeSnapshot(runId, snapshot) {
       const file = pathOf(runId, snapshotSuffix);
       const text = JSON.stringify(snapshot);
       await makeIgnoredFolder(dir);
       const temporary = `${file}.${process.pid}.tmp`;
+      // The events a snapshot claims are on the disk before it is: after a power loss, a snapshot ahead of its journal
+      // made the run one that cannot be resumed ("its snapshot is at event M").
+      await sync(runId);
       try {
         // Made new, never opened through what is in its place (a committed link would be written through).
         await rm(temporary, { force: true });
         const handle = await openPlainFile(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
         try {
           await handle.writeFile(text, 'utf8');
+          await handle.datasync();
         } finally {
           await handle.close();
         }
@@ -207,16 +216,29 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
   };
 }
 
-/** Flushes `dir`'s entries to the disk. Windows opens no folder as a file, and NTFS journals names itself. */
-async function syncFolder(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await open(dir, constants.O_RDONLY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+/**
+ * Removes the temporary snapshots `<prefix><pid>.tmp` of processes that no longer run (killed while writing one): they
+ * stayed in the folder for good. Another running process's, and anything else, is left alone.
+ */
+async function removeLeftSnapshots(dir: string, prefix: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : Number.NaN;
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processRuns(pid)) continue;
+    await rm(join(dir, name), { force: true }).catch(() => undefined);
   }
 }
+
+/** Whether a process `pid` runs (one of another user answers EPERM: it runs). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 
 /**
  * Truncates a journal to its last good line when a crash left a partial one, or its last line (ending in a line break)

@@ -24,6 +24,29 @@ describe('loadCheckpointFile', () => {
     assert.deepEqual(readdirSync(join(dir, 'state')), ['.gitignore', 'checkpoints.json'], 'the folder is kept out of git');
   });
 
+  // An outside attacker's report: each line was synced, the folder never, so a new log could be lost to a power loss.
+  it("syncs every line, and the log's folder once, after its first line", async () => {
+    const file = join(dir, 'state', 'checkpoints.json');
+    const store = await loadCheckpointFile(file);
+    const probe = await open(join(dir, 'probe'), 'w');
+    const handles = Object.getPrototypeOf(probe) as { sync: (this: FileHandle) => Promise<void> };
+    await probe.close();
+    const { sync } = handles;
+    const synced: string[] = [];
+    handles.sync = async function (this: FileHandle) {
+      synced.push((await this.stat()).isDirectory() ? 'folder' : 'line');
+      return sync.call(this);
+    };
+    try {
+      const first = await store.record(change);
+      await store.settle(first, 'applied');
+      await store.record({ ...change, path: 'b.txt' });
+    } finally {
+      handles.sync = sync;
+    }
+    assert.deepEqual(synced, ['line', 'folder', 'line', 'line']);
+  });
+
   it('starts empty from a missing or unreadable file', async () => {
     assert.deepEqual(await (await loadCheckpointFile(join(dir, 'none.json'))).list('r1'), []);
     writeFileSync(join(dir, 'bad.json'), '{not json');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { appendFile, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,40 @@ describe('createFileRunStore', () => {
       handles.sync = sync;
     }
     assert.deepEqual(flushed, ['data:2 lines', 'folder', 'data:3 lines']);
+  });
+
+  it('a snapshot goes to the disk after the journal it claims, and its own bytes before its name (a power loss left one ahead of its journal)', async () => {
+    const store = createFileRunStore(join(dir, 'runs'));
+    await store.append('r1', [entry(1), entry(2)]);
+    const probe = await open(join(dir, 'probe'), 'w');
+    const handles = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const { datasync } = handles;
+    const seen: string[] = [];
+    handles.datasync = async function (this: unknown) {
+      seen.push(existsSync(join(dir, 'runs', 'r1.snapshot.json')) ? 'snapshot there' : 'no snapshot yet');
+      return datasync.call(this);
+    };
+    try {
+      await store.writeSnapshot('r1', { seq: 2, time: 2, state: { a: 1 } });
+    } finally {
+      handles.datasync = datasync;
+    }
+    assert.deepEqual(seen, ['no snapshot yet', 'no snapshot yet'], 'the journal, then the temporary snapshot, before the rename');
+  });
+
+  it("removes the temporary snapshots a killed process left of a run when the run is written again, and no running process's", async () => {
+    const runs = join(dir, 'runs');
+    mkdirSync(runs, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      for (const name of [`r1.snapshot.json.${dead}.tmp`, `r1.snapshot.json.${live.pid}.tmp`, `r2.snapshot.json.${dead}.tmp`, 'r1.snapshot.json.x.tmp']) writeFileSync(join(runs, name), '{}');
+      await createFileRunStore(runs).append('r1', [entry(1)]);
+      assert.deepEqual(readdirSync(runs).filter((name) => name.endsWith('.tmp')).sort(), [`r1.snapshot.json.${live.pid}.tmp`, 'r1.snapshot.json.x.tmp', `r2.snapshot.json.${dead}.tmp`].sort());
+    } finally {
+      live.kill('SIGKILL');
+    }
   });
 
   it('reports a torn last line, then cuts it off before the next append', async () => {
