@@ -188,7 +188,16 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     const panel = panelsMade ? panels().panels.panel() : undefined;
     return panel && { plan: panel.currentPlan(), runId: panel.session.runId(), active: panel.isActive() };
   };
-  const review = (): PlanReview => seams.review?.() ?? (readSettings().review === 'panel' ? panels().review : quickPickPlanReview);
+  const chosenReview = (): PlanReview => seams.review?.() ?? (readSettings().review === 'panel' ? panels().review : quickPickPlanReview);
+  // A review that ends without a run (Cancel, the panel closed) leaves the Plan view as it was before it, not on its plan.
+  const review = (): PlanReview => {
+    const chosen = chosenReview();
+    return async (plan, critique, warnings) => {
+      const accepted = await chosen(plan, critique, warnings);
+      if (!accepted) tree.reviewEnded(plan.id);
+      return accepted;
+    };
+  };
   const requests = new RequestEditors();
   const setUp = async (ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined> => {
     const outcome = await setUpModel(keys, log, ui, () => tools().reduce((sum, tool) => sum + loadRuntime().toolTokens(tool), 0));
@@ -251,6 +260,13 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       plan: () => {
         const panel = openPanel();
         return (panel?.active ? panel.plan : undefined) ?? tree.currentPlan() ?? panel?.plan;
+      },
+      // The run of the same view as the plan above (the export ticks only a run of that very plan).
+      run: async () => {
+        const panel = openPanel();
+        const fromPanel = panel !== undefined && ((panel.active && panel.plan !== undefined) || tree.currentPlan() === undefined);
+        if (!fromPanel) return tree.shownRun();
+        return panel.runId === undefined ? undefined : runs.stateOf(panel.runId);
       },
       model: () => modelStatus.current() !== 'heuristic',
     }),

@@ -21,23 +21,34 @@ export interface ReviewLocks {
   edit: string | undefined;
   /** Why Start is off now. */
   start: string | undefined;
+  /** Why going back to a version is off now. */
+  versions: string | undefined;
 }
 
 /**
- * What the review lets the user do with `forms` open. While Regenerate runs, the plan it is making replaces the one
+ * What the review lets the user do with `forms` open, and while an earlier version is looked at (`viewing`: read only). While Regenerate runs, the plan it is making replaces the one
  * shown, and the host refuses every edit: no form opens, and one already open keeps what was typed with Save off
  * (the user would type into a form whose work is refused). While a step form is open, Start is off: the run would
  * take the plan without what was typed there, and the form would go with the review.
  */
-export function reviewLocks(review: Pick<ReviewView, 'regenerating' | 'startBlockedReason' | 'steps'>, forms: OpenForms): ReviewLocks {
-  const edit = review.regenerating ? 'Regenerate is under way: the plan can be edited again once its new version shows.' : undefined;
+export function reviewLocks(
+  review: Pick<ReviewView, 'regenerating' | 'startBlockedReason' | 'steps'> & Partial<Pick<ReviewView, 'planVersion' | 'viewing'>>,
+  forms: OpenForms,
+): ReviewLocks {
+  const versions = review.regenerating ? 'Regenerate is under way: the plan can be edited again once its new version shows.' : undefined;
+  // An earlier version is shown read only: what the controls act on, the newest, is not what the user sees.
+  const viewing =
+    review.viewing &&
+    `You are looking at version ${review.viewing.version}, read only: go back to it, or show the newest, version ${review.planVersion ?? ''}, to change or start the plan.`;
+  const edit = versions ?? viewing;
   const start =
     review.startBlockedReason ??
+    viewing ??
     // A form of a step the plan no longer has is not shown: it holds nothing back.
     (forms.editing !== undefined && review.steps.some((step) => step.id === forms.editing)
       ? `Save or cancel your edit of step ${forms.editing} first: Start would run the plan without it.`
       : forms.adding
         ? 'Add or cancel the new step first: Start would run the plan without it.'
         : undefined);
-  return { edit, start };
+  return { edit, start, versions };
 }

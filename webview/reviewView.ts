@@ -175,7 +175,8 @@ export class ReviewViewElement extends LitElement {
   override willUpdate(changed: Map<string, unknown>): void {
     if (!this.draftRestored && this.review) this.restoreDraft(this.review);
     const pending = this.pendingFocus;
-    if (changed.has('review') && this.review?.planVersion !== (changed.get('review') as ReviewView | undefined)?.planVersion) this.pickedVersion = undefined;
+    // The host's answer to a pick (the version it shows, or the plan changed) replaces the pick.
+    if (changed.has('review')) this.pickedVersion = undefined;
     if (!changed.has('review') || !pending || !this.review || this.review.planVersion <= pending.planVersion) return;
     this.pendingFocus = undefined;
     this.focusTarget = focusAfterEdit(pending, this.review.steps);
@@ -222,15 +223,19 @@ export class ReviewViewElement extends LitElement {
         this.formValues.editing = undefined;
       },
     });
+    const viewing = review.viewing;
+    const steps = viewing?.steps ?? review.steps;
     return html`<header>
         ${renderObjective(review.objective)}
         <div class="row">
-          <span class="tag plan-version">version ${review.planVersion}</span>
-          <span class="muted">${review.steps.length} step${review.steps.length === 1 ? '' : 's'}</span>
+          ${viewing
+            ? html`<span class="tag plan-version viewing-version">version ${viewing.version} · earlier version, read only</span>`
+            : html`<span class="tag plan-version">version ${review.planVersion}</span>`}
+          <span class="muted">${steps.length} step${steps.length === 1 ? '' : 's'}</span>
           ${review.regenerating ? html`<span role="status">Regenerating…</span>` : nothing}
         </div>
         ${locks.edit ? html`<p class="muted edit-locked">${locks.edit}</p>` : nothing}
-        ${renderVersionPicker(review, this.pickedVersion, (version) => (this.pickedVersion = version), (version) => this.restoreVersion(version), locks.edit)}
+        ${renderVersionPicker(review, this.pickedVersion, (version) => this.pickVersion(version), (version) => this.restoreVersion(version), locks.versions)}
         <plan-topics .topics=${review.contextTags} .skillTags=${review.skillTags} .plan=${shown} .locked=${locks.edit}></plan-topics>
       </header>
       ${this.renderBasis(review)} ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
@@ -238,12 +243,18 @@ export class ReviewViewElement extends LitElement {
         <div class="row"><h2 id="steps-heading">Steps</h2><span class="spacer"></span>
           <vscode-button secondary data-action="add" aria-expanded=${this.adding ? 'true' : 'false'} ?disabled=${locks.edit !== undefined && !this.adding} title=${locks.edit ?? 'Add a step to the plan'} @click=${() => this.toggleAdd(locks.edit)}>Add step</vscode-button>
         </div>
-        ${this.adding ? html`<div class="card"><step-edit-form .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .stepIds=${review.steps.map((step) => step.id)} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.adding} .needingModel=${review.kindsNeedingModel ?? []}></step-edit-form></div>` : nothing}
+        ${this.adding ? html`<div class="card"><step-edit-form .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .toolParameters=${review.toolParameters ?? {}} .stepIds=${review.steps.map((step) => step.id)} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.adding} .needingModel=${review.kindsNeedingModel ?? []}></step-edit-form></div>` : nothing}
         <ol class="steps">
-          ${repeat(
+          ${viewing
+            ? repeat(
+                viewing.steps,
+                (step) => `v${viewing.version}:${step.id}`,
+                (step) => renderStepCard(step, { ...ctx(step.id), total: viewing.steps.length, editing: false, added: false, changedFields: undefined, readOnly: true }, nothing),
+              )
+            : repeat(
             review.steps,
             (step) => step.id,
-            (step) => renderStepCard(step, ctx(step.id), this.editing === step.id ? html`<step-edit-form .step=${step} .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.editing} .needingModel=${review.kindsNeedingModel ?? []}></step-edit-form>` : nothing),
+            (step) => renderStepCard(step, ctx(step.id), this.editing === step.id ? html`<step-edit-form .step=${step} .tools=${review.tools} .templates=${review.toolTemplates ?? {}} .toolParameters=${review.toolParameters ?? {}} .skills=${review.skills} .planId=${review.planId} .planVersion=${review.planVersion} .locked=${locks.edit} .draftValues=${this.formValues.editing} .needingModel=${review.kindsNeedingModel ?? []}></step-edit-form>` : nothing),
           )}
         </ol>
       </section>
@@ -252,7 +263,7 @@ export class ReviewViewElement extends LitElement {
         <label for="feedback">Feedback for the planner</label>
         <vscode-textarea id="feedback" name="feedback" .label=${'Feedback for the planner'} placeholder="What should the planner change? e.g. fewer steps, read the tests first" rows="2" .value=${this.feedback} @input=${(event: Event) => (this.feedback = (event.target as HTMLInputElement).value)}></vscode-textarea>
         <div class="row">
-          <vscode-button secondary data-action="regenerate" aria-label="Regenerate the plan with this feedback" ?disabled=${review.regenerating || review.regenerateBlockedReason !== undefined || this.feedback.trim() === ''} title=${review.regenerateBlockedReason ?? 'Plan again with this feedback'} @click=${() => this.regenerate()}>Regenerate</vscode-button>
+          <vscode-button secondary data-action="regenerate" aria-label="Regenerate the plan with this feedback" ?disabled=${review.regenerating || review.regenerateBlockedReason !== undefined || viewing !== undefined || this.feedback.trim() === ''} title=${review.regenerateBlockedReason ?? (viewing ? locks.edit : undefined) ?? 'Plan again with this feedback'} @click=${() => this.regenerate()}>Regenerate</vscode-button>
           ${review.regenerateBlockedReason ? html`<span class="muted regenerate-blocked">${review.regenerateBlockedReason}</span>` : nothing}
         </div>
       </section>
@@ -288,6 +299,14 @@ export class ReviewViewElement extends LitElement {
   private toggleAdd(locked: string | undefined): void {
     this.adding = !this.adding && locked === undefined;
     this.formValues.adding = undefined;
+  }
+
+  /** Shows version `version` (the newest: the plan itself), as the host sends it; the pick shows at once meanwhile. */
+  private pickVersion(version: number): void {
+    const plan = this.shownPlan();
+    if (!plan) return;
+    this.pickedVersion = version;
+    emitAction(this, version === plan.version ? { type: 'viewVersion', plan } : { type: 'viewVersion', plan, version });
   }
 
   private restoreVersion(version: number): void {

@@ -7,7 +7,7 @@ import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress'
 import { shownUsd } from '../src/shared/shownUsd';
 import { formatDuration } from '../src/shared/formatDuration';
 import { formatStatus, shownText, stepDot } from './formatting';
-import { runStatusLabel } from '../src/shared/runStatusLabels';
+import { runStatusLabel, runStatusWithUndo } from '../src/shared/runStatusLabels';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
 import { panelStyles } from './panelStyles';
@@ -122,7 +122,7 @@ export class RunViewElement extends LitElement {
         ${renderObjective(run.objective)}
         <div class="visually-hidden" role="status" data-run-announcement>${runAnnouncement(run)}</div>
         <div class="row">
-          <span class="status s-${runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${runStatusLabel(run.status, run.steps)}</strong></span>
+          <span class="status s-${run.undone ? 'skipped' : runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${runStatusWithUndo(run.status, run.steps, run.undone)}</strong></span>
           <span class="progress-text">${describeStepProgress(run.progress)}</span>
           <span class="muted" data-elapsed>${formatDuration(live ? run.elapsedMs + Math.max(0, performance.now() - this.receivedAt) : run.elapsedMs)} · plan version ${run.planVersion}</span>
           ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · ${costText(run.usage)} · ${run.usage.requests} ${run.usage.requests === 1 ? 'request' : 'requests'}</span>` : html`<span class="muted usage">no model calls during the run</span>`}

@@ -15,6 +15,8 @@ export interface StepCardContext {
   changedFields: readonly string[] | undefined;
   /** Why the step's edit actions are off now (Regenerate is under way), or `undefined`. */
   locked: string | undefined;
+  /** An earlier version looked at: the step shows no actions. */
+  readOnly?: boolean;
   /** Sends `edit`, made with `control` of the step at `index`. */
   send(edit: PanelEdit, control: StepControl, index: number): void;
   edit(stepId: string | undefined): void;
@@ -24,7 +26,7 @@ export interface StepCardContext {
  * One step of the review as a template (not an element, so 500 steps render fast): kind,
  * tool and arguments or agent and input, dependencies, failure policy, verification,
  * checks and problems; actions Edit, Move up/down (also Alt+↑/↓), Skip/Unskip and Remove, each with
- * an accessible name that starts with its visible text and says which step it acts on.
+ * an accessible name that starts with its visible text and says which step it acts on (none when `readOnly`).
  */
 export function renderStepCard(step: StepView, ctx: StepCardContext, editor: TemplateResult | typeof nothing): TemplateResult {
   const send = (edit: PanelEdit, control: StepControl): void => ctx.send(edit, control, step.index);
@@ -33,7 +35,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') || event.target !== event.currentTarget) return;
     event.preventDefault();
     const to = step.index + (event.key === 'ArrowUp' ? -1 : 1);
-    if (to >= 0 && to < ctx.total && ctx.locked === undefined) move(to, 'card');
+    if (to >= 0 && to < ctx.total && ctx.locked === undefined && ctx.readOnly !== true) move(to, 'card');
   };
   const label = `${step.index + 1}. ${boundedTitle(shownText(step.title))}, step ${step.id}${step.skipped ? ', skipped' : step.skippedWith === undefined ? '' : `, skipped with step ${step.skippedWith}`}`;
   const classes = ['card', 'step', step.skipped || step.skippedWith !== undefined ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
@@ -48,13 +50,13 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
       ${approvalTag(step.approval)}
       ${ctx.added ? html`<span class="tag">new</span>` : ctx.changedFields ? html`<span class="tag" title=${`Changed: ${ctx.changedFields.join(', ')}`}>changed</span>` : nothing}
       <span class="spacer"></span>
-      <span class="row" role="group" aria-label=${`Actions for step ${step.id}`}>
+      ${ctx.readOnly ? nothing : html`<span class="row" role="group" aria-label=${`Actions for step ${step.id}`}>
         <button class="icon-button" data-action="edit" aria-label=${`Edit step ${step.id}`} title=${ctx.locked ?? 'Edit'} ?disabled=${ctx.locked !== undefined && !ctx.editing} aria-expanded=${ctx.editing ? 'true' : 'false'} @click=${() => ctx.edit(ctx.editing ? undefined : step.id)}>Edit</button>
         <button class="icon-button" data-action="up" aria-label=${`Move step ${step.id} up`} title=${ctx.locked ?? 'Move up (Alt+↑)'} ?disabled=${step.index === 0 || ctx.locked !== undefined} @click=${() => move(step.index - 1, 'up')}>↑</button>
         <button class="icon-button" data-action="down" aria-label=${`Move step ${step.id} down`} title=${ctx.locked ?? 'Move down (Alt+↓)'} ?disabled=${step.index === ctx.total - 1 || ctx.locked !== undefined} @click=${() => move(step.index + 1, 'down')}>↓</button>
         <button class="icon-button" data-action="skip" aria-label=${`${step.skipped ? 'Unskip' : 'Skip'} step ${step.id}`} title=${ctx.locked ?? (step.skipped ? 'Unskip' : 'Skip')} ?disabled=${ctx.locked !== undefined} @click=${() => send({ type: step.skipped ? 'unskipStep' : 'skipStep', stepId: step.id }, 'skip')}>${step.skipped ? 'Unskip' : 'Skip'}</button>
         <button class="icon-button" data-action="remove" aria-label=${`Remove step ${step.id}`} title=${ctx.locked ?? 'Remove'} ?disabled=${ctx.locked !== undefined} @click=${() => send({ type: 'removeStep', stepId: step.id }, 'remove')}>Remove</button>
-      </span>
+      </span>`}
     </div>
     ${editor === nothing ? renderDetails(step) : editor}
   </li>`;

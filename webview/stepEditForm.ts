@@ -9,6 +9,7 @@ import type { StepView } from '../src/shared/panelViewModel';
 import type { StepKind } from '../src/shared/vocabulary';
 import { tieToError } from './fieldDescription';
 import { EditRequest } from './editRequest';
+import { revealScroll } from './formReveal';
 import { emitAction, formValuesEvent } from './panelAction';
 import { panelStyles } from './panelStyles';
 import {
@@ -34,7 +35,7 @@ type FieldElement = HTMLElement & { value?: string; checked?: boolean; updateCom
  * from `stepFormModel` (which fields a kind has is data there, not markup here); each is
  * named by its visible label, validated with the host's zod schemas, and an invalid one is
  * marked invalid, described by its message, announced, and focused. Opening focuses the
- * first field; a valid Save sends one `edit` message, and the form closes once the host says
+ * first field and scrolls the whole form into view, above the review's sticky footer; a valid Save sends one `edit` message, and the form closes once the host says
  * it took it (`editResult`): an edit the host refuses leaves the form as it was, even when a
  * newer plan version (another change) showed before the refusal.
  */
@@ -48,6 +49,7 @@ export class StepEditForm extends LitElement {
     locked: { attribute: false },
     insertAt: { attribute: false },
     templates: { attribute: false },
+    toolParameters: { attribute: false },
     stepIds: { attribute: false },
     draftValues: { attribute: false },
     needingModel: { attribute: false },
@@ -78,6 +80,8 @@ export class StepEditForm extends LitElement {
   insertAt: number | undefined;
   /** Each tool's required arguments to fill in, by name: a new tool step starts with its tool's. */
   templates: Readonly<Record<string, string>> = {};
+  /** Each tool's argument names: another tool chosen keeps the typed arguments it takes too. */
+  toolParameters: Readonly<Record<string, readonly string[]>> = {};
   /** The plan's step ids: a new step is offered the next free one. */
   stepIds: readonly string[] = [];
   /** What the fields held when the panel was hidden or reloaded (the review's draft): the form opens with it. */
@@ -97,7 +101,19 @@ export class StepEditForm extends LitElement {
 
   override firstUpdated(): void {
     const first = formFields(this.values.kind, !this.step)[0];
-    if (first) void this.focusField(first);
+    // Focus first: it scrolls its field into view, and the whole form is shown after that.
+    void (first ? this.focusField(first) : Promise.resolve()).then(() => this.reveal());
+  }
+
+  /** Scrolls the page so the whole form shows above the review's sticky footer (a newcomer's form opened half under it). */
+  private reveal(): void {
+    const form = this.renderRoot.querySelector('form');
+    if (!form) return;
+    const root = this.getRootNode();
+    const footer = root instanceof ShadowRoot ? root.querySelector<HTMLElement>('.actions') : null;
+    const bottom = Math.min(window.innerHeight, footer?.getBoundingClientRect().top ?? window.innerHeight);
+    const dy = revealScroll(form.getBoundingClientRect(), { top: 0, bottom });
+    if (dy !== 0) window.scrollBy({ top: dy, behavior: 'instant' });
   }
 
   override updated(changed: Map<string, unknown>): void {
@@ -141,6 +157,7 @@ export class StepEditForm extends LitElement {
       name as FieldName,
       target.tagName === 'VSCODE-CHECKBOX' ? String(target.checked === true) : String(target.value ?? ''),
       this.templates,
+      this.toolParameters,
     );
     // kept in the panel's saved state: hiding the panel tears this page down, and the form comes back with it
     this.dispatchEvent(new CustomEvent(formValuesEvent, { detail: { stepId: this.step?.id, values: this.values }, bubbles: true, composed: true }));
@@ -221,7 +238,7 @@ export class StepEditForm extends LitElement {
     select: (spec, fieldId) => {
       const value = this.values[spec.name] ?? '';
       return html`<vscode-single-select id=${fieldId} name=${spec.name} .label=${spec.label} .value=${value} @change=${this.onField}>
-        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${spec.optionLabel?.(option, this.needingModel) ?? option}</vscode-option>`)}
+        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${spec.optionLabel?.(option, this.needingModel, this.tools) ?? option}</vscode-option>`)}
       </vscode-single-select>`;
     },
     checkbox: (spec, fieldId) =>

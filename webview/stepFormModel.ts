@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
 import { checksSchema, fieldErrors, newStepSchema, normalizeWritePattern, stepPatchSchema, writePatternsSchema } from '../src/shared/stepEditSchema';
@@ -36,8 +36,11 @@ export interface FieldSpec {
   placeholder?: string;
   /** The choices of a select; `tools` are the tools the host offers. */
   options?: (tools: readonly string[], current: string) => readonly string[];
-  /** What a select shows for a choice, where its value alone says too little (a step kind's name); else the value. `needingModel`: the kinds a model does, when none is set up. */
-  optionLabel?: (option: string, needingModel: readonly StepKind[]) => string;
+  /**
+   * What a select shows for a choice, where its value alone says too little (a step kind's name, a tool no one offers);
+   * else the value. `needingModel`: the kinds a model does, when none is set up; `tools`: the tools the host offers.
+   */
+  optionLabel?: (option: string, needingModel: readonly StepKind[], tools: readonly string[]) => string;
   /** Lines a several-line control shows (4 when not given). */
   rows?: number;
   /** A line under the control saying what it accepts, from the workspace's skill names (`undefined`: not read yet). */
@@ -52,7 +55,15 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
   id: { name: 'id', label: 'Id', control: 'text', placeholder: 'e.g. S010' },
   title: { name: 'title', label: 'Title', control: 'text' },
   kind: { name: 'kind', label: 'Kind', control: 'select', options: () => stepKinds, optionLabel: (option, needingModel) => (isKind(option) ? kindLabel(option, needingModel) : option) },
-  tool: { name: 'tool', label: 'Tool', control: 'select', options: (tools, current) => (tools.length > 0 ? tools : [current]) },
+  // The step's own tool is a choice even when no one offers it (a model's made-up append_file): a select without it
+  // showed the first tool, and a Save kept the unknown one unseen.
+  tool: {
+    name: 'tool',
+    label: 'Tool',
+    control: 'select',
+    options: (tools, current) => (current === '' || tools.includes(current) ? (tools.length > 0 ? tools : [current]) : [current, ...tools]),
+    optionLabel: (option, _needingModel, tools) => (tools.length > 0 && !tools.includes(option) ? `${option} (not a known tool)` : option),
+  },
   args: { name: 'args', label: 'Arguments', control: 'code', rows: 6, note: () => argumentsNote },
   agent: { name: 'agent', label: 'Agent', control: 'text' },
   input: { name: 'input', label: 'Input', control: 'area' },
@@ -116,18 +127,43 @@ const attemptsNote =
  * attempts kept consistent: choosing Retry with fewer than 2 attempts sets 2 (the first try
  * and one retry); leaving Retry for another policy sets 1, so the step is tried once.
  */
-export function withFieldValue(values: FormValues, name: FieldName, value: string, templates: Readonly<Record<string, string>> = {}): FormValues {
+export function withFieldValue(
+  values: FormValues,
+  name: FieldName,
+  value: string,
+  templates: Readonly<Record<string, string>> = {},
+  parameters: Readonly<Record<string, readonly string[]>> = {},
+): FormValues {
   const next: FormValues = { ...values, [name]: value };
-  // Another tool: its arguments to fill in, unless the user already wrote some of their own.
-  if (name === 'tool' && value !== values.tool && templates[value] !== undefined) {
-    const typed = (values.args ?? '').trim();
-    if (typed === '' || typed === '{}' || typed === (templates[values.tool ?? ''] ?? '').trim()) next.args = templates[value];
-  }
+  const template = templates[value];
+  if (name === 'tool' && value !== values.tool && template !== undefined) next.args = argumentsFor(values.args ?? '', template, parameters[value]);
   if (name !== 'onFailure' || value === values.onFailure) return next;
   const attempts = Number(values.maxAttempts);
   if (value === 'retry' && !(attempts >= 2)) next.maxAttempts = '2';
   else if (value !== 'retry' && values.onFailure === 'retry') next.maxAttempts = '1';
   return next;
+}
+
+/**
+ * The arguments offered for another tool: its `template`, with the typed arguments whose names it has (among `names`,
+ * its parameters, when known, else the template's own), so the step does not keep arguments the tool does not take.
+ * Arguments that cannot be read are left as typed (the user is writing them).
+ */
+function argumentsFor(typed: string, template: string, names: readonly string[] | undefined): string {
+  const current = readStructured(typed, '{}');
+  const base = readStructured(template, '{}');
+  if ('problem' in current || 'problem' in base || !isRecord(current.value) || !isRecord(base.value)) return typed.trim() === '' ? template : typed;
+  const takes = new Set([...Object.keys(base.value), ...(names ?? [])]);
+  const kept = Object.entries(current.value).filter(([argument, given]) => takes.has(argument) && given !== '');
+  if (kept.length === 0) return template;
+  // Every argument typed is one the tool takes, and it needs no other: what was typed stays as it was written.
+  if (kept.length === Object.keys(current.value).length && Object.keys(base.value).every((argument) => Object.hasOwn(current.value as object, argument))) return typed;
+  const merged = { ...base.value, ...Object.fromEntries(kept) };
+  return stringifyYaml(merged, { blockQuote: 'literal', lineWidth: 0 }).trimEnd();
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 const isKind = (kind: string | undefined): kind is StepKind => (stepKinds as readonly string[]).includes(kind ?? '');

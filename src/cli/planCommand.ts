@@ -12,7 +12,7 @@ import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalog
 import { stepCapabilities, type StepCapabilities } from '../core/capabilities/stepCapabilities';
 import { exitCodeOf, followExecution, onStopSignals, reportRunResult } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
-import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments } from './runCommand';
+import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments, startProblems } from './runCommand';
 import { cliInvestigationBudget, cliPlanningQuestions, describeBasis, type CliInvestigationOptions } from './cliInvestigation';
 import { describeInvestigationEnd } from '../core/planner/investigateRequest';
 import { oneLine } from '../core/text/oneLine';
@@ -30,7 +30,8 @@ export interface CliPlanOptions extends CliRunOptions, CliInvestigationOptions {
 /**
  * `plan "<request>"`: plans the request with an OpenAI-compatible model (API key from the
  * environment, never printed; a base URL alone is enough for local servers), or with the
- * heuristic planner when there is neither; shows the plan and its critique on stderr; asks
+ * heuristic planner when there is neither; shows the plan and its critique on stderr; refuses
+ * a plan that cannot start (validation errors) as bad input, exit 2, starting nothing; else asks
  * to start (or starts with `--yes`; without a terminal it stops there), then executes with
  * the same approvals as `run`, replanning failed steps when a model is configured.
  */
@@ -89,6 +90,16 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     io.err(describePlan(plan, critique, warnings, engine.approvalPolicy ?? 'writesAndCommands', engine.tools, capabilities));
     if (plan.basis) io.err(describeBasis(plan.basis));
     if (planned.modelCritique) io.err(describeModelCritique(planned.modelCritique));
+    // A plan that cannot start is refused here, with or without --yes: it was journaled as a failed run (exit 1), or "Not started" with exit 0.
+    const problems = startProblems(plan, engine, capabilities);
+    if (problems.length > 0) {
+      if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
+      io.err(
+        `The plan cannot start as it is; nothing was started:\n${problems.join('\n')}\n` +
+          'Plan again with the request worded otherwise, or save the plan with --json, fix it and start it with "task-planner run".',
+      );
+      return 2;
+    }
     const estimate = showCliEstimate(plan, engine, io, options.budgetFromEstimate === true);
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false, ...(estimate ? { estimate } : {}) }, null, 2));

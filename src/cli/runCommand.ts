@@ -120,13 +120,8 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io, options.tick === true ? { tickIn: options.workspace } : {});
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
   requireTickApprovals(plan, io, options);
-  const models = engine.llm ? { models: configuredModels(engine.llm.model, engine.models) } : {};
-  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name), ...models }).filter(
-    (diagnostic) => diagnostic.severity === 'error',
-  );
-  if (errors.length > 0) {
-    // Messages name their step; the id goes first only for one that does not.
-    const problems = errors.map((error) => `  - ${error.stepId && !error.message.includes(error.stepId) ? `${error.stepId}: ` : ''}${error.message}`);
+  const problems = startProblems(plan, engine, capabilities);
+  if (problems.length > 0) {
     throw new UsageError(
       `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
     );
@@ -144,6 +139,20 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   await sendRunTraces(engine.store, runIds, options, io);
   showEstimateAgainstActual(estimate, engine, io);
   return reportRunResult(result, state, options, io);
+}
+
+/**
+ * The validation errors that keep `plan` from starting (against the run's tools, the workspace's skills and the models
+ * configured), one indented line each; empty when it can start. The engine would end such a run `failed` at once: the
+ * command line refuses it before, as bad input (exit 2), and starts nothing.
+ */
+export function startProblems(plan: Plan, engine: HostRunOptions, capabilities: CapabilityCatalogue): string[] {
+  const models = engine.llm ? { models: configuredModels(engine.llm.model, engine.models) } : {};
+  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name), ...models }).filter(
+    (diagnostic) => diagnostic.severity === 'error',
+  );
+  // Messages name their step; the id goes first only for one that does not.
+  return errors.map((error) => `  - ${error.stepId && !error.message.includes(error.stepId) ? `${error.stepId}: ` : ''}${error.message}`);
 }
 
 /**

@@ -9,6 +9,7 @@ import { undoneChanges } from '../core/tools/undoneChanges';
 import { repairNumber, replacedByRepair } from '../core/engine/replanRecord';
 import type { RunState } from '../core/engine/runEvents';
 import { shellWord } from './shellWord';
+import { undoneLabels } from '../shared/runStatusLabels';
 
 /** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
 const maxObjectiveLength = 120;
@@ -33,6 +34,7 @@ interface RunRow {
  * `runs`: the workspace's journaled runs, newest first, with status and progress. A run journaled as running whose
  * lock no living process holds was cut off (killed, or the machine stopped): it is listed as `interrupted`; one whose
  * changes Undo took back says so (`undone`), and a repair and the run it replaced say which repair (`repair`, `replacedBy`).
+ * Only the command line's runs: the editor keeps its own (its Runs view), which an empty listing says.
  */
 export async function runsCommand(workspace: string, json: boolean, io: CliIo): Promise<number> {
   const directory = runsDirectory(workspace);
@@ -79,11 +81,14 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
   const replacedBy = replacedByRepair(states);
   const listed = rows.map((row) => (replacedBy.has(row.runId) ? { ...row, replacedBy: replacedBy.get(row.runId) } : row));
   if (json) io.out(JSON.stringify(listed, null, 2));
-  else if (rows.length === 0) io.out(`No runs in ${directory}.`);
+  else if (rows.length === 0) {
+    // A newcomer looked here for the runs they had started in the editor.
+    io.out(`No runs in ${directory}. Runs started in the editor are kept by the editor (its Runs view), not here.`);
+  }
   else {
     const statuses = listed.map((row) => {
       const replaced = 'replacedBy' in row ? `, replaced by repair ${row.replacedBy}` : '';
-      const undone = row.undone ? (row.undoneInPart ? ', some changes undone' : ', changes undone') : '';
+      const undone = row.undone ? `, ${undoneLabels[row.undoneInPart ? 'some' : 'all']}` : '';
       return `${row.status}${row.repair === undefined ? '' : `, repair ${row.repair}`}${replaced}${undone}`;
     });
     // Columns under their names (a newcomer could not tell the counts from the times), each as wide as its longest cell.

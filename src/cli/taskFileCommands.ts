@@ -7,6 +7,7 @@ import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat
 import type { Plan } from '../core/plan/planSchema';
 import { planFileText } from '../core/plan/planFile';
 import { readBoundedText } from '../node/readBoundedText';
+import { timerClock } from '../node/timerClock';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError, warningLine } from './cliIo';
 import { leadsOutside } from '../shared/leadsOutside';
@@ -55,6 +56,7 @@ export async function importTaskFileAt(
     model,
     ...(options.tickIn === undefined ? {} : { tick: true }),
     ...(sniffed !== undefined ? { format: sniffed } : {}),
+    createdAt: new Date(timerClock.now()).toISOString(),
   });
   if (!imported.ok) throw new UsageError(imported.problems.join('\n'));
   return imported;
@@ -138,7 +140,7 @@ export async function exportCommand(file: string, options: TaskFileOptions, io: 
   if (format === undefined) throw new UsageError(`export needs --format, one of ${interopFormats.join(', ')}.`);
   const { plan } = await loadPlanFile(file);
   await emit(exportTaskFile(plan, format), options.out, io);
-  const lost = exportLosses(plan);
+  const lost = exportLosses(plan, format);
   // A newcomer's export, imported back, ran as tasks to do by hand, and nothing had said so.
   if (lost.length > 0) {
     io.err(
@@ -149,12 +151,16 @@ export async function exportCommand(file: string, options: TaskFileOptions, io: 
   return 0;
 }
 
-/** What of `plan` no task list holds, counted in words ("2 tool calls with their arguments", "1 check"); empty when nothing. */
-function exportLosses(plan: Plan): string[] {
+/**
+ * What of `plan` no task list of `format` holds, counted in words ("2 tool calls with their arguments", "1 check");
+ * empty when nothing. A format with details says each tool call in a line of its task, as text.
+ */
+function exportLosses(plan: Plan, format: InteropFormat): string[] {
   const counted = (count: number, one: string, many: string): string[] => (count === 0 ? [] : [`${count} ${count === 1 ? one : many}`]);
   const steps = plan.steps;
+  const said = format === 'cursor' ? '' : ' (said in a line of the task, as text)';
   return [
-    ...counted(steps.filter((step) => step.kind === 'tool').length, 'tool call with its arguments', 'tool calls with their arguments'),
+    ...counted(steps.filter((step) => step.kind === 'tool').length, `tool call with its arguments${said}`, `tool calls with their arguments${said}`),
     ...counted(steps.reduce((sum, step) => sum + (step.checks?.length ?? 0), 0), 'check', 'checks'),
     ...counted(steps.filter((step) => step.verification !== undefined).length, 'verification', 'verifications'),
     ...counted(steps.filter((step) => step.when !== undefined).length, 'condition (when)', 'conditions (when)'),
@@ -167,8 +173,9 @@ export function importReview(file: string, imported: ImportedTaskFile & { ok: tr
   for (const step of imported.plan.steps) {
     const after = step.dependsOn.length > 0 ? ` after ${step.dependsOn.join(', ')}` : '';
     const mark = step.skipped === true ? ' (done in the source file: skipped)' : step.critical ? '' : ' (optional)';
+    const runs = step.kind === 'tool' ? ` (tool ${step.tool ?? ''})` : '';
     // Bounded: a title of 2 million characters was printed whole, five times (58 MB of a job's log: attack).
-    lines.push(`  line ${imported.origins[step.id]}: ${step.id} ${oneLine(step.title, 200)}${after}${mark}`);
+    lines.push(`  line ${imported.origins[step.id]}: ${step.id} ${oneLine(step.title, 200)}${after}${mark}${runs}`);
   }
   if (imported.notes.length > 0) {
     lines.push(

@@ -115,6 +115,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setUpModel') }).strict(),
   /** Webview, when the user brings back an earlier version of the plan under review: it becomes the next version. */
   z.object({ type: z.literal('restoreVersion'), plan: shownPlanSchema, version: z.number().int().min(1) }).strict(),
+  /** Webview, when the user picks a version of the plan under review in the list to look at (read only); no `version`: the plan itself again. */
+  z.object({ type: z.literal('viewVersion'), plan: shownPlanSchema, version: z.number().int().min(1).optional() }).strict(),
   /**
    * Webview, when the user starts the reviewed plan: `version` is the snapshot the user saw it in. The host starts
    * only the plan that snapshot showed, never one edited, regenerated or replaced since.

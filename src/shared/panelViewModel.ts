@@ -6,6 +6,7 @@
  * `panelProtocol.ts`), so a snapshot never carries a transcript.
  */
 
+import type { UndoneExtent } from './runStatusLabels';
 import type { StepProgress } from './stepProgress';
 import type { FailurePolicy, RunStatus, StepApproval, StepKind, StepStatus } from './vocabulary';
 
@@ -149,6 +150,8 @@ export interface ReviewView {
   tools: string[];
   /** By tool name, the arguments it requires as a template to fill in (YAML), which the edit form starts a new tool step with. */
   toolTemplates?: Record<string, string>;
+  /** By tool name, the names of every argument it takes: choosing another tool in the edit form keeps the typed ones it takes too. */
+  toolParameters?: Record<string, string[]>;
   /**
    * The names of the workspace's skills, sorted, once they were read: the edit form names
    * them and refuses others; `undefined` before the first reading (nothing is refused).
@@ -162,6 +165,11 @@ export interface ReviewView {
   versions: PlanVersionView[];
   /** What the planner read and was told before writing the plan; absent when it read nothing. */
   basis?: BasisView;
+  /**
+   * An earlier version the user picked in the version list, shown read only in place of the steps until they go back
+   * to it or return to the newest; Start, edits and Regenerate act on the plan under review (`planVersion`) alone.
+   */
+  viewing?: { version: number; steps: StepView[] };
 }
 
 /** What a plan is based on, as the review shows it: every text one line with control characters escaped. */
@@ -318,6 +326,8 @@ export interface RunView {
   replans: ReplanView[];
   warnings: string[];
   summary?: RunSummaryView;
+  /** What Undo took back of the run's changes (the header says it after the status); absent when nothing. */
+  undone?: UndoneExtent;
 }
 
 /** The whole panel: a review, a run, or nothing yet. */

@@ -36,3 +36,15 @@ export const nothingDoneLabel = 'nothing done';
 export function runStatusSentence(label: string): string {
   return label === nothingDoneLabel ? 'Nothing done' : `Run ${label}`;
 }
+
+/** How much of a run's changes Undo took back: every one (`all`), or some while others are still in the files (`some`). */
+export type UndoneExtent = 'all' | 'some';
+
+/** What Undo took back of a run, in words said after its status in every view: Undo takes back files, not the outcome. */
+export const undoneLabels: Readonly<Record<UndoneExtent, string>> = { all: 'changes undone', some: 'some changes undone' };
+
+/** A run's status in words (`runStatusLabel`) followed by what Undo took back of it, if anything: "completed · changes undone". */
+export function runStatusWithUndo(status: RunStatus, steps: Iterable<{ status: string }>, undone: UndoneExtent | undefined): string {
+  const label = runStatusLabel(status, steps);
+  return undone === undefined ? label : `${label} · ${undoneLabels[undone]}`;
+}

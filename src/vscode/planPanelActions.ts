@@ -101,6 +101,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     // A form's edit is answered: the form closes only once it was taken (a newer version alone may be another's change).
     edit: ({ edit, request }, panel) => {
       const answer = (taken: boolean): void => (request === undefined ? undefined : panel.answerEdit(request, taken));
+      const before = panel.session.currentPlan()?.steps.map((step) => step.id);
       const result = panel.session.applyEdit(edit);
       if (!result.ok) {
         panel.notify('error', result.error);
@@ -109,6 +110,12 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       tree.setPlan(result.plan);
       panel.refresh();
       answer(true);
+      // A dependency on a step listed below moved the step after it (`editPlan`): said, as the list changed under the user.
+      const after = result.plan.steps.map((step) => step.id);
+      if (edit.type === 'updateStep' && before !== undefined && before.some((id, index) => after[index] !== id)) {
+        const text = vscode.l10n.t('Step {0} now comes after the steps it depends on: steps are listed in an order they can run in.', edit.stepId);
+        panel.notify('info', text, true);
+      }
     },
     regenerate: async ({ feedback }, panel) => {
       const { session } = panel;
@@ -149,6 +156,11 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (!result.ok) return panel.notify('error', result.error);
       tree.setPlan(result.plan);
       panel.notify('info', vscode.l10n.t('Version {0} is back, as version {1}.', version, result.plan.version));
+      panel.refresh();
+    },
+    viewVersion: ({ version }, panel) => {
+      const result = panel.session.viewVersion(version);
+      if (!result.ok) return panel.notify('error', result.error);
       panel.refresh();
     },
     setUpModel: async (_message, panel) => {

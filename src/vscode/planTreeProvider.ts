@@ -36,6 +36,11 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
    * execution starts (`release`) or the user shows another run.
    */
   private held: { runId: string | undefined } | undefined;
+  /**
+   * What the view showed before the plan not run it shows now (`setPlan` of another plan), each with what it showed
+   * before that: a review that ends without a run puts it back (`reviewEnded`). Gone once a run shows.
+   */
+  private previous: ShownBefore | undefined;
   // Nodes of unchanged steps are reused, so each run event costs a lookup per step, not a rebuild.
   private readonly nodeCache: StepNodeCache = new WeakMap();
   /** What the context key `taskPlanner.shownRunResumable` was last set to (the view's Resume run button). */
@@ -45,6 +50,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   /** Shows `plan` before it runs (or nothing); the snapshots of a run going on do not replace it (`follow`) until an execution starts. */
   setPlan(plan: Plan | undefined): void {
+    // Another version of the plan shown (an edit in the review) keeps what the view showed before that plan.
+    if (!this.showsPlanNotRun(plan?.id)) this.previous = this.shownBefore();
     this.plan = plan;
     this.run = undefined;
     this.held = { runId: undefined };
@@ -73,6 +80,35 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   /** An execution started (a run, a resume, Retry…): the tree follows the current folder's run again. */
   release(): void {
     this.held = undefined;
+  }
+
+  /**
+   * The review of plan `planId` ended without a run (Cancel, the panel closed, another review took its place): the view
+   * shows again what it showed before that plan (the last run, or nothing: its welcome), while it still shows a version
+   * of that plan not run; a review another one took the place of leaves the chain, so its Cancel does not bring it back.
+   */
+  reviewEnded(planId: string): void {
+    if (this.showsPlanNotRun(planId)) {
+      const before = this.previous;
+      if (!before) return;
+      this.plan = before.plan;
+      this.run = before.run;
+      this.held = before.held;
+      this.showing = before.showing;
+      this.previous = before.previous;
+      return this.render();
+    }
+    this.previous = withoutPlan(this.previous, planId);
+  }
+
+  /** Whether the view shows a version of plan `planId` that has not run. */
+  private showsPlanNotRun(planId: string | undefined): boolean {
+    return planId !== undefined && this.showing === 'plan' && this.run === undefined && this.plan?.id === planId;
+  }
+
+  /** What the view shows now, to put back after a review (`previous`). */
+  private shownBefore(): ShownBefore {
+    return { plan: this.plan, run: this.run, held: this.held, showing: this.showing, previous: this.previous };
   }
 
   /** Marks the steps of run `runId` whose changes Undo took back; shown while the tree shows that run. */
@@ -155,6 +191,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   private show(state: RunState): void {
+    // A run shows: no review's Cancel goes back past it.
+    this.previous = undefined;
     this.run = state;
     if (state.plan) this.plan = state.plan;
     this.showing = 'plan';
@@ -195,6 +233,23 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     });
     this.changed.fire(refreshed);
   }
+}
+
+/** What the Plan view showed, and what it showed before that (`PlanTreeProvider.reviewEnded`). */
+interface ShownBefore {
+  plan: Plan | undefined;
+  run: RunState | undefined;
+  held: { runId: string | undefined } | undefined;
+  showing: 'plan' | 'session';
+  previous: ShownBefore | undefined;
+}
+
+/** `shown` without what showed plan `planId` not run: a review that ended is not put back by a later one's Cancel. */
+function withoutPlan(shown: ShownBefore | undefined, planId: string): ShownBefore | undefined {
+  if (!shown) return undefined;
+  const previous = withoutPlan(shown.previous, planId);
+  if (shown.run === undefined && shown.showing === 'plan' && shown.plan?.id === planId) return previous;
+  return previous === shown.previous ? shown : { ...shown, previous };
 }
 
 /** The row naming the workspace folder of the plan (a window of several folders). */

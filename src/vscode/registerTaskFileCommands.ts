@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { loadRuntime } from './loadRuntime';
@@ -16,6 +17,8 @@ export interface TaskFileWiring {
   log: vscode.LogOutputChannel;
   /** The plan "Export plan for another tool" writes: the plan panel's when it is in front, else the Plan view's. */
   plan: () => Plan | undefined;
+  /** The run shown with that plan (the same view's), if any: its completed steps are exported ticked. */
+  run: () => RunState | undefined | Promise<RunState | undefined>;
   /** True when a model runs agent steps. */
   model: () => boolean;
 }
@@ -49,6 +52,8 @@ export function registerTaskFileCommands(wiring: TaskFileWiring): vscode.Disposa
       void vscode.commands.executeCommand('taskPlanner.plan.focus');
     },
     start: (plan: Plan) => wiring.runs.start(plan, { folder }),
+    run: wiring.run,
+    now: () => Date.now(),
     log: wiring.log,
     ui: loadRuntime().vscodeTaskFileUi,
   });

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
+import type { RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
-import { exportTaskFile, importTaskFile, sniffTaskFormat } from '../core/interop/importTaskFile';
+import { exportFileName, exportTaskFile, importTaskFile, sniffTaskFormat } from '../core/interop/importTaskFile';
+import { readOrigin } from '../core/interop/sourceOrigin';
 import { interopFormatNames, interopFormats, type InteropFormat } from '../core/interop/interopFormats';
 import { critiquePlan } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
@@ -37,6 +39,10 @@ export interface TaskFileDeps {
   tick: () => boolean;
   showPlan: (plan: Plan) => void;
   start: (plan: Plan) => Promise<RunResult>;
+  /** The run shown with the plan an export writes (the panel's or the Plan view's), if any: the steps it completed are ticked. */
+  run: () => RunState | undefined | Promise<RunState | undefined>;
+  /** The time now, in ms since the epoch: when an imported plan was made (its `createdAt`). */
+  now: () => number;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
   ui: {
     info(message: string): void;
@@ -44,7 +50,10 @@ export interface TaskFileDeps {
     error(message: string): void;
     /** Asks which format to export to; `undefined` when cancelled. */
     pickFormat(): Promise<InteropFormat | undefined>;
-    openMarkdown(text: string): Promise<void>;
+    /** Asks where to save the export, proposing the file `fileName` in the workspace folder; `undefined` when cancelled. */
+    saveLocation(fileName: string): Promise<vscode.Uri | undefined>;
+    writeFile(uri: vscode.Uri, text: string): Promise<void>;
+    openFile(uri: vscode.Uri): Promise<void>;
   };
 }
 
@@ -70,7 +79,7 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
     return {};
   }
   const tick = deps.tick() && source.inWorkspace;
-  const imported = importTaskFile(source.name, source.text, { model: deps.model(), tick });
+  const imported = importTaskFile(source.name, source.text, { model: deps.model(), tick, createdAt: new Date(deps.now()).toISOString() });
   if (!imported.ok) {
     for (const problem of imported.problems) deps.log.warn(problem);
     deps.ui.error(vscode.l10n.t('Task Planner: {0}', shown(imported.problems.join(' '))));
@@ -78,18 +87,27 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
   }
   const { plan, format, notes, warnings } = imported;
   const steps = plan.steps.length;
+  const lines = source.text.replace(/(?:\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/).length;
+  // Said as it was read: a newcomer's checklist of headings and blank lines was told "Every line of the file is a task."
+  const sections = plan.steps.some((step) => (readOrigin(step.input ?? '').origin?.section.length ?? 0) > 0);
   const told = [
-    vscode.l10n.t(
-      'From {0} ({1}): {2}; each step ends with the line of the file it came from. {3}',
-      source.name,
-      interopFormatNames[format],
-      steps === 1 ? vscode.l10n.t('1 step') : vscode.l10n.t('{0} steps', steps),
+    [
+      vscode.l10n.t(
+        'From {0} ({1}): {2} from {3}; each step ends with the line of the file it came from.',
+        source.name,
+        interopFormatNames[format],
+        steps === 1 ? vscode.l10n.t('1 task') : vscode.l10n.t('{0} tasks', steps),
+        lines === 1 ? vscode.l10n.t('1 line') : vscode.l10n.t('{0} lines', lines),
+      ),
+      sections ? vscode.l10n.t('Headings became sections.') : undefined,
       notes.length === 0
-        ? vscode.l10n.t('Every line of the file is a task.')
+        ? undefined
         : notes.length === 1
           ? vscode.l10n.t('1 other line of the file is kept in the objective as written.')
           : vscode.l10n.t('{0} other lines of the file are kept in the objective as written.', notes.length),
-    ),
+    ]
+      .filter((part): part is string => part !== undefined)
+      .join(' '),
     tick
       ? vscode.l10n.t('As each step completes, its checkbox in {0} is ticked: a file change you approve like any other.', source.name)
       : deps.tick()
@@ -134,18 +152,32 @@ export function offersPlanFromFile(path: string, text: string): boolean {
 
 /**
  * "Export plan for another tool": `plan` written in the format the user picks (Spec Kit, Kiro,
- * Cursor, Copilot, a checklist), in a new unsaved Markdown document. Resolves to the text,
- * `undefined` when there was no plan or the user cancelled.
+ * Cursor, Copilot, a checklist), the steps the run shown with it completed ticked, saved where
+ * the user chooses (proposing the format's usual name: `tasks.md`…) and opened. Resolves to the
+ * text, `undefined` when there was no plan or the user cancelled.
  */
-export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<TaskFileDeps, 'ui'>): Promise<string | undefined> {
+export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<TaskFileDeps, 'ui' | 'run' | 'log'>): Promise<string | undefined> {
   if (!plan) {
     deps.ui.info(vscode.l10n.t('Task Planner: there is no plan to export yet. Plan a task first, or open a plan file.'));
     return undefined;
   }
   const format = await deps.ui.pickFormat();
   if (format === undefined) return undefined;
-  const text = exportTaskFile(plan, format);
-  await deps.ui.openMarkdown(text);
+  const run = await deps.run();
+  // Only a run of this very plan says which of its steps are done.
+  const done = run?.plan?.id === plan.id ? plan.steps.filter((step) => run.steps[step.id]?.status === 'completed').map((step) => step.id) : [];
+  const text = exportTaskFile(plan, format, new Set(done));
+  // Saved under the name the other tool looks for: an unsaved document was offered as "# Make `notes search`.md".
+  const target = await deps.ui.saveLocation(exportFileName(plan, format));
+  if (!target) return undefined;
+  try {
+    await deps.ui.writeFile(target, text);
+  } catch (error) {
+    deps.ui.error(vscode.l10n.t('Task Planner: could not save the plan to {0}: {1}', target.fsPath, errorMessage(error)));
+    return undefined;
+  }
+  deps.log.info(`Exported plan ${plan.id} as ${format} to ${target.fsPath}`);
+  await deps.ui.openFile(target);
   return text;
 }
 
@@ -161,7 +193,19 @@ export const vscodeTaskFileUi: TaskFileDeps['ui'] = {
         { title: vscode.l10n.t('Export the plan as'), placeHolder: vscode.l10n.t('The format of the task file') },
       )
     )?.format,
-  openMarkdown: async (text) => {
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: text }));
+  saveLocation: async (fileName) => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return await vscode.window.showSaveDialog({
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder.uri, fileName) } : {}),
+      filters: { Markdown: ['md'] },
+      title: vscode.l10n.t('Export plan for another tool'),
+      saveLabel: vscode.l10n.t('Export'),
+    });
+  },
+  writeFile: async (uri, text) => {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  },
+  openFile: async (uri) => {
+    await vscode.window.showTextDocument(uri);
   },
 };

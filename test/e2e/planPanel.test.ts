@@ -135,14 +135,20 @@ describe('Task Planner plan panel in the browser workbench', function () {
   it('goes back to the first version from the version list with the keyboard; it becomes version 3 and the Plan view follows', async () => {
     const picker = panel.locator('select#plan-version');
     await picker.waitFor({ timeout: 10_000 });
-    assert.deepEqual(await picker.locator('option').allInnerTexts(), ['v2 · edited readme (shown)', 'v1 · planned']);
+    assert.deepEqual(await picker.locator('option').allInnerTexts(), ['v2 · edited readme (newest)', 'v1 · planned']);
     await picker.focus();
     await page.keyboard.press('ArrowDown');
+    // The picked version shows, read only, before it is brought back (a newcomer's trial: the newest version's steps stayed).
+    await panel.locator('.plan-version.viewing-version', { hasText: 'version 1' }).waitFor({ timeout: 10_000 });
+    assert.equal(await panel.locator('li.step[data-step-id="readme"] .step-title').innerText(), 'Read the README');
+    assert.equal(await panel.locator('li.step button[data-action="edit"]').count(), 0, 'an earlier version is read only');
+    assert.equal(await panel.locator('vscode-button[data-action="start"]').getAttribute('disabled'), '', 'Start would run version 2, not the one shown');
+    await shoot('panel-version-viewing');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await panel.locator('.plan-version', { hasText: 'version 3' }).waitFor({ timeout: 10_000 });
     assert.equal(await panel.locator('li.step[data-step-id="readme"] .step-title').innerText(), 'Read the README');
-    assert.deepEqual(await picker.locator('option').allInnerTexts(), ['v3 · back to v1 (shown)', 'v2 · edited readme', 'v1 · planned']);
+    assert.deepEqual(await picker.locator('option').allInnerTexts(), ['v3 · back to v1 (newest)', 'v2 · edited readme', 'v1 · planned']);
     // the button went disabled with the version it brought back: focus is on the list again
     assert.equal(await app().evaluate((element) => element.shadowRoot?.querySelector('plan-review')?.shadowRoot?.activeElement?.id), 'plan-version');
     const treeRows = page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row');
@@ -172,7 +178,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await card.locator('.step-writes', { hasText: 'src/notes.js, src/lib/**' }).waitFor({ timeout: 10_000 });
     assert.equal(await card.locator('step-edit-form').count(), 0, 'the form closed once the host took the edit');
     const picker = panel.locator('select#plan-version');
-    assert.equal((await picker.locator('option').allInnerTexts())[0], 'v4 · changed the files notes may change (shown)');
+    assert.equal((await picker.locator('option').allInnerTexts())[0], 'v4 · changed the files notes may change (newest)');
     await shoot('panel-step-writes');
     // emptied: the step has no limit again, and the review no longer shows one
     await card.locator('button[data-action="edit"]').click();
@@ -189,6 +195,24 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await notice.waitFor({ timeout: 10_000 });
     assert.match(await notice.innerText(), /cli.*cannot move before its dependencies "notes"/);
     assert.equal(await panel.locator('li.step').nth(3).getAttribute('data-step-id'), 'cli', 'the order is unchanged');
+  });
+
+  it("opens the last step's edit form whole, above the sticky footer with Start (a newcomer's trial: it opened half under it)", async () => {
+    const card = panel.locator('li.step').last();
+    await card.locator('button[data-action="edit"]').click();
+    const form = card.locator('step-edit-form form');
+    await form.waitFor({ timeout: 10_000 });
+    const footer = panel.locator('div.actions');
+    let gap = Number.NEGATIVE_INFINITY;
+    for (let tries = 0; tries < 20 && gap < 0; tries++) {
+      await page.waitForTimeout(100);
+      const [formBox, footerBox] = await Promise.all([form.boundingBox(), footer.boundingBox()]);
+      gap = footerBox && formBox ? footerBox.y - (formBox.y + formBox.height) : gap;
+    }
+    assert.ok(gap >= 0, `the form ends ${-gap} px under the footer's top`);
+    await shoot('panel-edit-form-last-step');
+    await card.locator('vscode-button[data-action="cancel-edit"]').click();
+    await form.waitFor({ state: 'detached', timeout: 5_000 });
   });
 
   it('skips a step', async () => {
@@ -279,6 +303,8 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await showSnapshot('undo-from-here-undone', buildPanelViewModel(undefined, { state, now: 2_000, undoMessage: 'Undo restored 3 files.', undone }));
     assert.equal(await panel.locator('vscode-button[data-action="undo-from-here"]').count(), 0, 'offered after the whole run was undone');
     await panel.locator('.summary', { hasText: 'Undo restored 3 files.' }).waitFor({ timeout: 10_000 });
+    // The header says it too, as the Runs view and the CLI's runs do (a newcomer's trial read "completed" after Undo run).
+    assert.equal(await panel.locator('.run-status').innerText(), 'completed · changes undone');
     assert.equal(await panel.locator('.summary', { hasText: 'No file was changed' }).count(), 0, 'an undone run said no file was changed');
   });
 

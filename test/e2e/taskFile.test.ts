@@ -62,7 +62,7 @@ describe('A Spec Kit tasks.md as a plan (browser workbench)', function () {
     await step.waitFor({ timeout: 60_000 });
     assert.match(await step.innerText(), /From specs\/001-albums\/tasks\.md, line 8:/);
     assert.match(await review.locator('h1.objective').innerText(), /Tasks: Photo albums/);
-    await panel.getByText(/From specs\/001-albums\/tasks\.md \(Spec Kit tasks\.md\): 2 step/).first().waitFor({ timeout: 15_000 });
+    await panel.getByText(/From specs\/001-albums\/tasks\.md \(Spec Kit tasks\.md\): 2 tasks from/).first().waitFor({ timeout: 15_000 });
     await shoot('2-review-with-origins');
     await review.locator('vscode-button[data-action="start"]').click();
 

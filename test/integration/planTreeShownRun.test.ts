@@ -26,16 +26,26 @@ describe('The Plan tree acts on the run it shows', function () {
     assert.ok(node, `the Plan tree shows no step ${stepId}`);
     return node;
   };
-  /** Shows `plan` in the Plan tree before it runs, as "Review plan file" does when the review is closed. */
+  /**
+   * Shows `plan` in the Plan tree before it runs, read as "Review plan file" reads it. A review closed without a run
+   * leaves the Plan view as it was before (a newcomer's trial): the plan it was given is shown as the tree shows a plan
+   * edited there.
+   */
   const showUnrun = async (name: string, plan: { objective: string; steps: unknown[] }): Promise<void> => {
     write(name, `${JSON.stringify(plan, null, 2)}\n`);
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(join(root, name)));
-    api.setPlanReview(async () => undefined);
+    let reviewed: Parameters<typeof api.setCurrentPlan>[0] | undefined;
+    api.setPlanReview(async (given) => {
+      reviewed = given;
+      return undefined;
+    });
     try {
       await vscode.commands.executeCommand('taskPlanner.reviewPlanFile', editor.document.uri);
     } finally {
       api.setPlanReview(undefined);
     }
+    assert.ok(reviewed, 'the review was not given the plan');
+    api.setCurrentPlan(reviewed);
     assert.equal(api.currentPlan()?.objective, plan.objective, 'the Plan tree does not show the plan');
   };
 

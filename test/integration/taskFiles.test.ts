@@ -70,7 +70,7 @@ describe('task files of other tools in the VS Code extension host', function () 
       return { ...plan, agents: {}, steps: plan.steps.map((step) => ({ ...step, kind: 'tool', tool: 'list_files', args: {} })) };
     });
     const outcome = await vscode.commands.executeCommand<{ run?: Promise<RunResult | undefined> }>('taskPlanner.planFromFile', tasks);
-    assert.match(told[0] ?? '', /^From specs\/001\/tasks\.md \(Spec Kit tasks\.md\): 2 steps; /);
+    assert.match(told[0] ?? '', /^From specs\/001\/tasks\.md \(Spec Kit tasks\.md\): 2 tasks from \d+ lines; /);
     assert.match(told[1] ?? '', /its checkbox in specs\/001\/tasks\.md is ticked/);
     assert.match(reviewed?.steps[0]?.input ?? '', /From specs\/001\/tasks\.md, line 4:\n- Task: T001/);
     for (let answered = 0; answered < 2; answered++) {

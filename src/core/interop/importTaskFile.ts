@@ -1,4 +1,5 @@
 import type { Plan } from '../plan/planSchema';
+import { planFileName } from '../plan/planFile';
 import { interopCodecs } from './interopCodecs';
 import { interopFormatNames, type InteropFormat } from './interopFormats';
 import type { SourceNote } from './sourceTasks';
@@ -100,7 +101,32 @@ export function importTaskFile(path: string, text: string, options: ImportTaskFi
   return { ok: true, format, plan, origins, notes: document.notes.filter((note) => note.text.trim() !== ''), warnings };
 }
 
-/** The text of `plan` as a file of `format`. */
-export function exportTaskFile(plan: Plan, format: InteropFormat): string {
-  return interopCodecs[format].write(plan);
+/**
+ * The text of `plan` as a file of `format`. The steps in `done` (those a run of the plan completed) are ticked, as a
+ * step skipped as done is, and nothing waits for them any more (as for a ticked task read back), so the file says
+ * what is left to do.
+ */
+export function exportTaskFile(plan: Plan, format: InteropFormat, done: ReadonlySet<string> = new Set()): string {
+  const ticked =
+    done.size === 0
+      ? plan
+      : {
+          ...plan,
+          steps: plan.steps.map((step) => ({
+            ...step,
+            dependsOn: step.dependsOn.filter((id) => !done.has(id)),
+            ...(done.has(step.id) ? { skipped: true } : {}),
+          })),
+        };
+  return interopCodecs[format].write(ticked);
+}
+
+/**
+ * The name the other tool gives a file of `format`, proposed when saving an export of `plan`: `tasks.md` (Spec Kit,
+ * Kiro, and a checklist, which "Plan from this file" is offered on by that name), `<title>.plan.md` for Cursor,
+ * `plan-<title>.prompt.md` for Copilot, the title in a few words as `planFileName` makes them.
+ */
+export function exportFileName(plan: Plan, format: InteropFormat): string {
+  const title = planFileName(plan.objective).replace(/\.plan\.json$/, '');
+  return format === 'cursor' ? `${title}.plan.md` : format === 'copilot' ? `plan-${title}.prompt.md` : 'tasks.md';
 }

@@ -4,6 +4,8 @@ import { readOrigin } from './sourceOrigin';
 import { emptyTask, headingLine, headingText, oneLineText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 import { orderDependencies } from './tasksToPlan';
 import { visibleControls } from '../../shared/visibleCharacters';
+import { capText } from '../text/capText';
+import { shownCommand } from '../tools/commandApprovalText';
 
 /** What a format can say about order, for `planToTasks`. */
 export interface TaskEncoding {
@@ -97,7 +99,39 @@ function taskOf(step: Step, key: string): SourceTask {
   const lines = text.split('\n');
   const body = lines[0]?.trim() === step.title.trim() ? lines.slice(1) : lines;
   task.details = body.map((line) => oneLineText(line.replace(/^\s*-\s+/, '')).trimEnd()).filter((line) => line.trim() !== '');
+  const call = toolCallDetail(step);
+  if (call !== undefined && !title.includes(call.shown)) task.details.push(call.line);
   return task;
+}
+
+/** Longest tool call a task's detail line shows, in characters (a write's whole content is not for a task list). */
+const maxToolCallDetail = 300;
+
+/**
+ * What a tool step does, as a detail line of its task (a list of tasks keeps what a step is to do, not the call that
+ * does it: "Run the tests" lost its `npm test`): "Command: `npm test`" (and its folder), else "Tool call: `name {args}`";
+ * `shown` is the code the line quotes. `undefined` for a step that is no tool call.
+ */
+function toolCallDetail(step: Step): { line: string; shown: string } | undefined {
+  if (step.kind !== 'tool' || step.tool === undefined) return undefined;
+  const argv = step.args?.['argv'];
+  if (step.tool === 'run_command' && Array.isArray(argv) && argv.length > 0 && argv.every((word) => typeof word === 'string')) {
+    const shown = capText(visibleControls(shownCommand(argv)), maxToolCallDetail);
+    const cwd = step.args?.['cwd'];
+    const where = typeof cwd === 'string' && cwd !== '' && cwd !== '.' ? ` (in ${codeSpan(capText(visibleControls(cwd), maxToolCallDetail))})` : '';
+    return { line: oneLineText(`Command: ${codeSpan(shown)}${where}`), shown: codeSpan(shown) };
+  }
+  const args = step.args === undefined || Object.keys(step.args).length === 0 ? '' : ` ${JSON.stringify(step.args)}`;
+  const shown = codeSpan(capText(visibleControls(`${step.tool}${args}`), maxToolCallDetail));
+  return { line: oneLineText(`Tool call: ${shown}`), shown };
+}
+
+/** `text` as Markdown inline code: fenced by more backticks than it holds in a row, padded when it starts or ends with one. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

@@ -1,6 +1,7 @@
 import { contentHash } from '../plan/contentHash';
 import type { Plan, Step } from '../plan/planSchema';
 import { heuristicAgents } from '../planner/heuristicPlan';
+import { recognizeCommand } from '../planner/recognizeCommand';
 import { isReservedStepId, maxStepIdLength, maxWritePatternLength, maxWritePatterns, stepIdPattern } from '../../shared/vocabulary';
 import { originText } from './sourceOrigin';
 import { pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
@@ -11,7 +12,7 @@ export interface TasksToPlanOptions {
   file: string;
   /** True when a model runs agent steps; else each task is a person's (`manual`) step. */
   model: boolean;
-  /** ISO-8601 creation time (default: the Unix epoch). */
+  /** ISO-8601 creation time, from the host's clock (default: the Unix epoch, for outputs that must not change: tests). */
   createdAt?: string;
   /** Each step's checkbox is ticked in `file` as the step completes (the origin says so; `tickSourceCheckbox` does it). */
   tick?: boolean;
@@ -25,7 +26,8 @@ export interface TasksToPlanOptions {
  * that names what it depends on waits for exactly that (also for what its place says when a name is no task of the
  * file, so it never runs earlier for a mistyped name). Done tasks are `skipped` steps,
  * optional ones not critical. The steps are agents' (the `coder`, its `writes` the files
- * the task names) with a model, else a person's. Each step's input ends with where it came
+ * the task names) with a model, else a person's; a task that is exactly "Run `<command>`" runs that command
+ * (`run_command`, asking first as every command does). Each step's input ends with where it came
  * from (`originText`); the objective is the file's title and every line that is no task.
  */
 export function tasksToPlan(document: SourceDocument, options: TasksToPlanOptions): { plan: Plan; warnings: string[] } {
@@ -121,10 +123,11 @@ export function stepIds(tasks: readonly SourceTask[]): string[] {
 function stepOf(task: SourceTask, id: string, dependsOn: string[], options: TasksToPlanOptions): Step {
   const details = task.details.map((detail) => `- ${detail}`).join('\n');
   const input = [task.title, details, originText(options.file, task, options.tick)].filter((part) => part !== '').join('\n\n');
+  const command = task.details.length === 0 ? exactCommand(task.title) : undefined;
   const step: Step = {
     id,
     title: task.title,
-    kind: options.model ? 'agent' : 'manual',
+    kind: command !== undefined ? 'tool' : options.model ? 'agent' : 'manual',
     dependsOn,
     input,
     onFailure: 'stop',
@@ -132,11 +135,24 @@ function stepOf(task: SourceTask, id: string, dependsOn: string[], options: Task
     critical: !task.optional,
     onVerificationFailure: 'stop',
   };
-  if (options.model) {
+  if (command !== undefined) {
+    step.tool = 'run_command';
+    step.args = command;
+  } else if (options.model) {
     step.agent = 'coder';
     const writes = pathsOfTask(task).filter((path) => path.length <= maxWritePatternLength).slice(0, maxWritePatterns);
     if (writes.length > 0) step.writes = writes;
   }
   if (task.done) step.skipped = true;
   return step;
+}
+
+/**
+ * The `run_command` arguments of a task that is exactly "Run `<command line>`" (one command, no `&&`, no pipe): such a
+ * task says all there is to do, and a model (or the person) would only retype it. `undefined` for any other task.
+ */
+function exactCommand(title: string): Record<string, unknown> | undefined {
+  if (!/^run\s+`[^`]+`[.!]?$/i.test(title.trim())) return undefined;
+  const action = recognizeCommand(title.trim());
+  return action?.calls.length === 1 ? action.calls[0]!.args : undefined;
 }

@@ -14,6 +14,8 @@ import { verificationFindings } from './verificationFindings';
 import { withheldHint, withheldReason } from '../tools/withheldFiles';
 import { mcpToolRefOf } from '../mcp/mcpToolNames';
 import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
+import { importedFrom } from './originTick';
+import { saysOutside } from './outsideWords';
 
 export { checkName, type CritiqueCheck, type CritiqueIssue } from './critiqueFindings';
 
@@ -46,9 +48,7 @@ export interface Critique {
   recommendations: string[];
 }
 
-// Outside reasons a model's step can fail for: the network, a search, another service. A
-// command is not among them: a missing program or a red test suite fails the same way again.
-const flakyText = /\b(network|search\w*|fetch\w*|api|apis|https?|curl|wget|download\w*|web|external|request\w*)\b/i;
+// A command is not an outside reason: a missing program or a red test suite fails the same way again.
 const flakyToolNames = /^(?:fetch_url|mcp__.*|vscode__.*)$/;
 const readOnlyToolNames = new Set(['read_file', 'list_files', 'search_text', 'get_diagnostics', 'find_symbols', 'find_references', 'go_to_definition']);
 const separators = /[\s"'`.,;:!?()[\]{}]+/g;
@@ -92,8 +92,8 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
       }
     });
     const combined = upstreamOfGates(plan, byId);
-    // A step whose work is what it changes (a write, a command, your own step) has no result to combine or to use.
-    const byEffect = new Set(plan.steps.filter((step) => worksByEffect(step, registry)).map((step) => step.id));
+    // A step whose work is what it changes (a write, a command, your own step) has no result to combine or to use; nor has one the run skips.
+    const byEffect = new Set(plan.steps.filter((step) => step.skipped === true || worksByEffect(step, registry)).map((step) => step.id));
     levels.levels.forEach((level, index) => {
       const uncombined = level.filter((id) => !combined.has(id) && !byEffect.has(id));
       if (uncombined.length >= gateWorthyLevelSize) {
@@ -148,7 +148,12 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
   const restated = restatedRequest(plan);
   if (restated !== undefined) issues.push(restated);
   for (const found of verificationFindings(plan, options.tools)) issues.push(issue(found.check, 'warning', found.stepId, found.message, found.recommendation));
-  return critiqueFromIssues(issues, blocked);
+  // A step the run skips (done already, as an imported ticked task is) does nothing that can go wrong: only what stops the plan is said of it.
+  const skipped = new Set(plan.steps.filter((step) => step.skipped === true).map((step) => step.id));
+  return critiqueFromIssues(
+    issues.filter((found) => found.blocking === true || found.stepId === undefined || !skipped.has(found.stepId)),
+    blocked,
+  );
 }
 
 /**
@@ -307,8 +312,8 @@ function refusedTools(step: Step, registry: ToolRegistry | undefined): string[] 
 function outsideDependency(step: Step, registry: ToolRegistry | undefined): string | undefined {
   if (performedBy(step.kind, 'person')) return undefined;
   if (!performedBy(step.kind, 'tool')) {
-    const reaches = flakyText.test(`${step.input ?? ''} ${step.title}`);
-    return reaches ? "depends on something outside the plan (network, search, API, another program's service)" : undefined;
+    const reaches = saysOutside(`${step.input ?? ''}\n${step.title}`);
+    return reaches ? "depends on something outside the workspace (the network, a web search, another service's API)" : undefined;
   }
   const tool = step.tool ?? '';
   const effect = toolEffectOf(tool, registry);
@@ -321,11 +326,15 @@ function outsideDependency(step: Step, registry: ToolRegistry | undefined): stri
 
 /**
  * True when `dep` is there for order, not for its result: every dependency of a step that is
- * not a model's (a tool call takes no text input, a person reads what they need), a person's
- * step, and a tool step that changes something (read before write, write before run).
+ * not a model's (a tool call takes no text input, a person reads what they need), of a step
+ * imported from a task file (its dependencies are the file's order: `importedFrom`), a person's
+ * step, a tool step that changes something (read before write, write before run), and an agent
+ * step that says which files it changes (`writes`: its work is the change, as a write's is).
  */
 function ordersOnly(step: Step, dep: Step | undefined, registry: ToolRegistry | undefined): boolean {
   if (!performedBy(step.kind, 'model') || dep === undefined || dep.kind === 'manual') return true;
+  if (importedFrom(step.input ?? '') !== undefined) return true;
+  if (dep.kind === 'agent') return (dep.writes?.length ?? 0) > 0;
   if (dep.kind !== 'tool') return false;
   const effect = toolEffectOf(dep.tool ?? '', registry);
   return effect === undefined ? !readOnlyToolNames.has(dep.tool ?? '') : effect !== 'read';

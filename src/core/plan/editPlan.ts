@@ -3,6 +3,7 @@ import { consistentAttempts } from './consistentAttempts';
 import { followRenamedArgs } from './followRenamedArgs';
 import { usesResultOf } from './referencedDependencies';
 import { performedBy } from './stepKindTraits';
+import { dependencyOrder } from './dependencyOrder';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 
 /** The fields of a step an edit may change; the id is fixed once a step exists. */
@@ -59,7 +60,11 @@ function editedPlan(plan: Plan, edit: PlanEdit): EditPlanResult {
     return { ok: true, plan: { ...rest, version: plan.version + 1, ...(tags.length > 0 ? { contextTags: tags } : {}) } };
   }
   const change = applyEdit(plan.steps, edit);
-  return change.ok ? { ok: true, plan: { ...plan, version: plan.version + 1, steps: change.steps } } : change;
+  if (!change.ok) return change;
+  // A dependency on a step listed below: the step moves down after it, so every view lists steps in an order that runs
+  // (a newcomer's trial saw it stay first); a cycle keeps the order, and validation refuses it.
+  const steps = edit.type === 'updateStep' || edit.type === 'setDependencies' ? (dependencyOrder(change.steps) ?? change.steps) : change.steps;
+  return { ok: true, plan: { ...plan, version: plan.version + 1, steps: [...steps] } };
 }
 
 function applyEdit(steps: readonly Step[], edit: StepEdit): Change {

@@ -27,3 +27,17 @@ export function withoutTickRequest(input: string): { input: string; file?: strin
   }
   return { input };
 }
+
+/**
+ * The task file a step's `input` says it was imported from: the file its origin block names (the `- Name: value` lines after
+ * the last `From …, line N:` at its end, as `readOrigin` reads them); `undefined` when it has none.
+ */
+export function importedFrom(input: string): string | undefined {
+  const lines = input.split('\n');
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const head = originHead.exec(lines[index]!);
+    if (head) return head[1]!;
+    if (!lines[index]!.startsWith('- ')) return undefined;
+  }
+  return undefined;
+}

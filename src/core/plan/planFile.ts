@@ -7,7 +7,9 @@ import { capText } from '../text/capText';
 import { visibleControls } from '../../shared/visibleCharacters';
 
 /** Longest file name `planFileName` makes, in characters, before `.plan.json`. */
-export const maxPlanFileStem = 60;
+export const maxPlanFileStem = 40;
+/** Most words of the title `planFileName` makes a file name of. */
+export const maxPlanFileWords = 6;
 /** Most problems `planFileProblemsMessage` lists; the rest are counted. */
 export const maxProblemsListed = 5;
 
@@ -15,22 +17,24 @@ export const maxProblemsListed = 5;
 const reservedNames = /^(con|prn|aux|nul|com\d|lpt\d)$/;
 
 /**
- * The file name "Save plan as file" proposes for a plan with `objective`: its words in
- * lower case ASCII letters and digits joined by `-` (accents dropped), at most
- * `maxPlanFileStem` characters cut at a word, then `.plan.json`; `plan.plan.json` when no
- * word is left. Never a path, a hidden file or a name Windows reserves.
+ * The file name "Save plan as file" proposes for a plan with `objective`: the words of its title (its first line that
+ * has a word: an imported plan's objective goes on with every note of its file) in lower case ASCII letters and digits
+ * joined by `-` (accents dropped), at most `maxPlanFileWords` words and `maxPlanFileStem` characters cut at a word, then
+ * `.plan.json`; `plan.plan.json` when no word is left. Never a path, a hidden file or a name Windows reserves.
  */
 export function planFileName(objective: string): string {
-  const words = objective
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((word) => word !== '');
+  const wordsOf = (line: string): string[] =>
+    line
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()
+      .split(' ')
+      .filter((word) => word !== '');
+  const words = objective.split(/\r\n|\r|\n/).map(wordsOf).find((line) => line.length > 0) ?? [];
   let stem = '';
-  for (const word of words) {
+  for (const word of words.slice(0, maxPlanFileWords)) {
     const next = stem === '' ? word : `${stem}-${word}`;
     if (next.length > maxPlanFileStem) break;
     stem = next;

@@ -67,6 +67,8 @@ export interface ReviewSource {
   capabilities?: CapabilityCatalogue;
   /** What running the plan is expected to take (`estimateRun`), when a model is set up. */
   estimate?: RunEstimate;
+  /** An earlier version the user picked to look at, shown read only beside the plan (`PanelSession.viewVersion`). */
+  viewed?: { version: number; plan: Plan };
 }
 
 /** A run, as the host knows it: the folded state plus what the run's metadata adds. */
@@ -158,13 +160,23 @@ function reviewView(source: ReviewSource): ReviewView {
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: isRegistry(tools) ? tools.names() : [...(tools ?? [])],
-    ...(isRegistry(tools) ? { toolTemplates: toolTemplates(tools) } : {}),
+    ...(isRegistry(tools) ? { toolTemplates: toolTemplates(tools), toolParameters: toolParameterNames(tools) } : {}),
     ...(source.capabilities ? { skills: [...new Set(source.capabilities.skills.map((skill) => skill.name))].sort() } : {}),
     contextTags: [...(plan.contextTags ?? [])],
     ...(source.capabilities ? { skillTags: [...new Set(source.capabilities.skills.flatMap((skill) => skill.tags))].sort() } : {}),
     versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
     ...(plan.basis ? { basis: basisView(plan.basis) } : {}),
+    ...(source.viewed ? { viewing: viewedVersion(source.viewed, registry, approvalSetting) } : {}),
   };
+}
+
+/** An earlier version of the plan as the review shows it, read only: its steps as they were then. */
+function viewedVersion(
+  { version, plan }: { version: number; plan: Plan },
+  registry: ToolRegistry | undefined,
+  setting: ApprovalSetting,
+): ReviewView['viewing'] {
+  return { version, steps: plan.steps.map((step, index) => stepView(step, index, [], stepApproval(step, plan, registry, setting))) };
 }
 
 /** The plan's basis for the review: "Read 7 files, 3 searches", then each entry on one line, controls escaped. */
@@ -291,6 +303,17 @@ function toolTemplates(registry: ToolRegistry): Record<string, string> {
   return templates;
 }
 
+/** By tool name, the names of the arguments its JSON Schema describes. */
+function toolParameterNames(registry: ToolRegistry): Record<string, string[]> {
+  const names: Record<string, string[]> = {};
+  for (const name of registry.names()) {
+    const tool = registry.get(name);
+    const properties = tool ? toolParameters(tool).properties : undefined;
+    if (typeof properties === 'object' && properties !== null) names[name] = Object.keys(properties);
+  }
+  return names;
+}
+
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
   return tools !== undefined && !Array.isArray(tools);
 }
@@ -338,6 +361,7 @@ function runView(source: RunSource, plan: Plan): RunView {
     replans: (source.replans ?? []).map(replanView),
     warnings: state.warnings.slice(-20),
     ...(state.status === 'running' ? {} : { summary: summaryView(source, endedAt - startedAt) }),
+    ...(source.undone && source.undone.steps.size > 0 ? { undone: source.undone.anyLeft ? 'some' : 'all' } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { StepPatchInput } from '../../shared/stepEditSchema';
 import type { RunEvent, RunState } from '../engine/runEvents';
 import { critiquePlan, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
+import { samePlan } from '../plan/samePlan';
 import type { Check, Diagnostic, Plan } from '../plan/planSchema';
 import { validatePlan, type ValidatePlanOptions } from '../plan/validatePlan';
 import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
@@ -40,6 +41,8 @@ export class PanelSession {
   private analysis: { version: number; planId: string; critique: Critique; diagnostics: Diagnostic[]; estimate: RunEstimate | undefined } | undefined;
   private estimateSetup: EstimateSetup | undefined;
   private estimateSetupKey = '';
+  /** An earlier version of the plan under review the user picked to look at (read only), until they go back to it or leave it. */
+  private viewed: number | undefined;
   private regenerating = false;
   private regenerateBlocked: string | undefined;
   private run: RunState | undefined;
@@ -215,7 +218,32 @@ export class PanelSession {
     return { ok: true, plan };
   }
 
+  /**
+   * Shows `version` of the plan under review, read only, beside the plan itself (which Start, edits and Regenerate act
+   * on); `undefined` or the newest version shows the plan alone again. Any change of the plan ends it too.
+   */
+  viewVersion(version: number | undefined): { ok: true } | { ok: false; error: string } {
+    const current = this.plan;
+    if (!current || this.run) return { ok: false, error: 'Only the versions of a plan under review can be looked at; plan again to change it.' };
+    if (version === undefined || version === current.version) {
+      this.viewed = undefined;
+      return { ok: true };
+    }
+    if (!this.versions.get(version)) {
+      return {
+        ok: false,
+        error: `There is no version ${version} of this plan: pick one of ${this.versions
+          .list()
+          .map((entry) => entry.version)
+          .join(', ')}.`,
+      };
+    }
+    this.viewed = version;
+    return { ok: true };
+  }
+
   private review(plan: Plan, previous: Plan | undefined): void {
+    this.viewed = undefined;
     this.plan = plan;
     this.previousPlan = previous;
     this.regenerating = false;
@@ -298,6 +326,9 @@ export class PanelSession {
     const previous = this.plan;
     const result = editPlan(previous, toPlanEdit(edit), this.validationOptions());
     if (!result.ok) return result;
+    // A Save that changed nothing is no version of its own (a newcomer's trial saw "v2 · edited S6" after one).
+    if (samePlan(previous, result.plan)) return { ok: true, plan: previous };
+    this.viewed = undefined;
     this.plan = result.plan;
     this.previousPlan = undefined;
     this.versions.record(result.plan, editNote(edit, { before: previous, after: result.plan }));
@@ -330,6 +361,7 @@ export class PanelSession {
    * `updateRun` until `endRun`. Output and run details start empty.
    */
   showRun(state: RunState, live: boolean): void {
+    this.viewed = undefined;
     this.run = state;
     this.following = live;
     // A Regenerate under way no longer has a review to show its plan in.
@@ -387,6 +419,12 @@ export class PanelSession {
     return { ...body, session: this.session, version: this.version };
   }
 
+  /** The earlier version looked at, for the review (`viewVersion`). */
+  private viewedSource(): { viewed?: { version: number; plan: Plan } } {
+    const plan = this.viewed === undefined ? undefined : this.versions.get(this.viewed);
+    return plan ? { viewed: { version: plan.version, plan } } : {};
+  }
+
   private reviewSource(): Parameters<typeof buildPanelViewModel>[0] {
     const plan = this.plan;
     if (!plan) return undefined;
@@ -412,6 +450,7 @@ export class PanelSession {
       tools: this.tools,
       ...(this.capabilities ? { capabilities: this.capabilities } : {}),
       versions: this.versions.list(),
+      ...this.viewedSource(),
       ...(estimate ? { estimate } : {}),
       ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}),
     };

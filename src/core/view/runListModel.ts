@@ -1,9 +1,9 @@
 import type { RunState } from '../engine/runEvents';
 import { describeStepProgress, stepProgress } from '../../shared/stepProgress';
 import { oneLine } from '../text/oneLine';
-import { runStatusLabel } from '../../shared/runStatusLabels';
+import { runStatusLabel, undoneLabels } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
-import { stepStatusView, type StatusLook } from './stepStatusView';
+import { stepStatusView, undoneLook, type StatusLook } from './stepStatusView';
 import { repairNumber, replacedByRepair } from '../engine/replanRecord';
 
 // A run that ended looks like a step that ended the same way.
@@ -34,7 +34,8 @@ export function runListModel(
     const steps = Object.values(state.steps);
     const interrupted = state.status === 'running' && !active;
     const status = interrupted ? 'interrupted' : state.status;
-    const view = runIcons[status];
+    // A run whose changes Undo took back never keeps the green check of one whose work is in the files.
+    const view = undone && !active ? undoneLook : runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
     // one line: a request of several lines would otherwise show its breaks in the row
     const label = oneLine(state.plan?.objective ?? state.runId, 200);
@@ -44,7 +45,7 @@ export function runListModel(
     const replaced = replacedBy.get(state.runId);
     const chain = `${repair === undefined ? '' : ` · repair ${repair}`}${replaced === undefined ? '' : ` · replaced by repair ${replaced}`}`;
     // An Undo that left a file alone took back only some of the changes: the rest is still there to take back.
-    const undoneText = undone ? (undoable ? ' · some changes undone' : ' · changes undone') : '';
+    const undoneText = undone ? ` · ${undoneLabels[undoable ? 'some' : 'all']}` : '';
     const description = `${runStatusLabel(status, steps)}${chain}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,

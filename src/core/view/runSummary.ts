@@ -85,6 +85,8 @@ export interface RunSummary {
   moreFailures: number;
   usage?: UsageSummary;
   replanCount: number;
+  /** How many times the run was resumed (after a reload, a cancel, or a wait for an answer): its duration spans the pauses. */
+  resumeCount: number;
   /**
    * The steps the repairs left out and that were never done (replaced by other steps or dropped), their titles on one
    * line: a completed repaired run otherwise read as the request done (a newcomer asked to lint with ruff; the repair
@@ -101,7 +103,7 @@ export interface RunSummary {
   keptFromModel?: string;
   /**
    * One sentence to follow "Run <id>" or "run": status, duration, steps, changed files,
-   * repairs, tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …"); a run that
+   * repairs, resumes, tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …"); a run that
    * went to its end with steps not done starts "finished with 1 failed and 1 skipped in …".
    */
   headline: string;
@@ -178,6 +180,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     moreFailures: Math.max(0, failed.length - summaryLimits.failures),
     ...(usage ? { usage } : {}),
     replanCount,
+    resumeCount: state.resumeCount,
     leftOutByRepairs: leftOutByRepairs(state, planSteps),
     ...(state.status === 'partial' ? { notDone: stepsNotDone(state) } : {}),
     ...keptFromModel(state.withheldFiles ?? []),
@@ -234,6 +237,8 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
   const parts = [notDone === undefined ? describeStepProgress(summary.progress) : describeDone(summary.progress, notDone)];
   if (changedCount > 0) parts.push(`${changedCount} file${changedCount === 1 ? '' : 's'} changed`);
   if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}${leftOutText(summary.leftOutByRepairs)}`);
+  // A newcomer's run, reloaded twice, read "completed in 1 min 43 s" with nothing to say it had stopped and gone on again.
+  if (summary.resumeCount > 0) parts.push(`resumed ${summary.resumeCount === 1 ? 'once' : `${summary.resumeCount} times`}`);
   if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
   const lead = notDone === undefined ? summary.status : `finished with ${describeNotDoneCounts(notDone)}`;
   return `${lead} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;

@@ -30,8 +30,12 @@ const looks: Record<StepStatus, StatusLook> = {
   awaiting_budget: { icon: 'credit-card', color: 'charts.yellow' },
   completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
   failed: { icon: 'error', color: 'testing.iconFailed' },
-  skipped: { icon: 'debug-step-over', color: 'disabledForeground' },
+  // Not a debug codicon: the workbench paints those in the debug toolbar's blue, and a newcomer read step-over as running.
+  skipped: { icon: 'circle-slash', color: 'disabledForeground' },
 };
+
+/** A step or run whose changes Undo took back: its files no longer hold its work, so it never looks completed (green). */
+export const undoneLook: StatusLook = { icon: 'discard', color: 'descriptionForeground' };
 
 /** The icon, colour and label of `status`. */
 export function stepStatusView(status: StepStatus): StepStatusView {

@@ -91,6 +91,17 @@ describe('task-planner CLI', function () {
     assert.deepEqual((JSON.parse(runs.stdout) as { runId: string; status: string }[]).map((run) => [run.runId, run.status]), [[waiting.runId, 'completed']]);
   });
 
+  it('runs, listing nothing, says that the runs started in the editor are kept by the editor (a newcomer looked for them here)', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'cli-no-runs-'));
+    try {
+      const runs = await cli(['runs', '--workspace', empty]);
+      assert.equal(runs.code, 0, runs.stderr);
+      assert.match(runs.stdout, /^No runs in .*\. Runs started in the editor are kept by the editor \(its Runs view\), not here\.\n$/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('run --yes approves changes without asking', async () => {
     const result = await cli(['run', fixture('approve.plan.json'), '--workspace', workspace.path, '--yes', '--concurrency', '2']);
     assert.equal(result.code, 0, result.stderr + result.stdout);

@@ -62,6 +62,20 @@ describe('task-planner plan', function () {
     assert.equal(server.requests.length, 0);
   });
 
+  it('refuses a plan that cannot start as bad input (exit 2), with --yes or without, never advising --yes, and makes no run', async () => {
+    const plan = { objective: 'x', steps: [{ id: 'S1', title: 'Use a tool', kind: 'tool', tool: 'no_such_tool', args: {}, dependsOn: [] }] };
+    for (const yes of [[], ['--yes']]) {
+      for (let reply = 0; reply < 3; reply++) server.enqueue({ kind: 'message', content: JSON.stringify(plan) });
+      const { code, stdout, stderr } = await cli(['plan', 'Do x', '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'm', '--json', ...yes], {});
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, /The plan cannot start as it is; nothing was started:\n {2}- .*no_such_tool/);
+      assert.doesNotMatch(stderr, /--yes|Not started|Run \S+ failed/);
+      assert.equal((JSON.parse(stdout) as { started: boolean }).started, false);
+    }
+    const runs = await cli(['runs', '--workspace', workspace.path, '--json']);
+    assert.deepEqual(JSON.parse(runs.stdout), []);
+  });
+
   it('shows each step\'s checks under it', async () => {
     const { code, stderr } = await cli(['plan', 'Create a file notes.md with a todo list, then delete old.log', '--workspace', workspace.path], {});
     assert.equal(code, 0, stderr);

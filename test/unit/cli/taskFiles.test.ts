@@ -40,7 +40,10 @@ describe('task-planner CLI: task files of other tools', function () {
     // A plan of tool calls and checks says what the task list leaves out (a newcomer's round trip became tasks to do by hand).
     const tools = await cli(['export', join(fixtures, '..', 'notes.plan.json'), '--format', 'checklist']);
     assert.equal(tools.code, 0, tools.stderr);
-    assert.match(tools.stderr, /^Markdown checklist keeps each step's title, order, dependencies and ticks, not what runs it: left out 3 tool calls with their arguments, 1 verification\./);
+    assert.match(
+      tools.stderr,
+      /^Markdown checklist keeps each step's title, order, dependencies and ticks, not what runs it: left out 3 tool calls with their arguments \(said in a line of the task, as text\), 1 verification\./,
+    );
     const written = join(workspace.path, 'tasks-export.md');
     assert.match((await cli(['export', out, '--format', 'kiro', '--out', written])).stderr, /^Wrote .*tasks-export\.md\.$/m);
     assert.match((await cli(['export', out, '--format', 'kiro', '--out', written])).stderr, /^Replaced .*tasks-export\.md, which was there before/m);
@@ -48,6 +51,21 @@ describe('task-planner CLI: task files of other tools', function () {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--format must be one of speckit, kiro, cursor, copilot, checklist; got "jira"/);
     assert.ok(JSON.parse(readFileSync(out, 'utf8')));
+  });
+
+  it('import dates the plan now, not 1970, and shows a task that is exactly "Run `<command>`" as the command it runs (a newcomer\'s trial)', async () => {
+    const file = join(workspace.path, 'TODO.md');
+    writeFileSync(file, '# Release\n\n- [ ] Make `notes search` case-insensitive\n- [ ] Run `npm test`\n');
+    const before = Date.now();
+    const result = await cli(['import', file]);
+    assert.equal(result.code, 0, result.stderr);
+    const plan = JSON.parse(result.stdout) as { createdAt: string; steps: { kind: string; tool?: string; args?: unknown }[] };
+    assert.ok(Date.parse(plan.createdAt) >= before - 1_000, plan.createdAt);
+    assert.deepEqual(plan.steps.map((step) => [step.kind, step.tool, step.args]), [
+      ['manual', undefined, undefined],
+      ['tool', 'run_command', { argv: ['npm', 'test'] }],
+    ]);
+    assert.match(result.stderr, /line 4: S2 Run `npm test` after S1 \(tool run_command\)/);
   });
 
   it('run takes a task file: without a model its open tasks are yours to do, the ticked ones skipped as done', async () => {

@@ -19,6 +19,8 @@ describe('panel protocol: webview → host messages', () => {
       { type: 'regenerate', plan: { id: 'plan-1', version: 2 }, feedback: 'Fewer steps please' },
       { type: 'start', version: 4 },
       { type: 'restoreVersion', plan: { id: 'plan-1', version: 3 }, version: 1 },
+      { type: 'viewVersion', plan: { id: 'plan-1', version: 3 }, version: 1 },
+      { type: 'viewVersion', plan: { id: 'plan-1', version: 3 } },
       { type: 'cancelReview', plan: { id: 'plan-1', version: 2 } },
       { type: 'cancelRun', runId: 'run-1' },
       { type: 'openApproval', runId: 'run-1', stepId: 'S002' },

@@ -64,3 +64,62 @@ describe('the Plan view offers Resume run for the run it shows when that run can
     assert.equal(contexts.length, 4);
   });
 });
+
+describe('the Plan view after a review that ends without a run (a newcomer\'s trial: Cancel left the cancelled plan\'s steps there)', () => {
+  const { PlanTreeProvider: Provider } = requireWithVscode<{ PlanTreeProvider: new () => PlanTreeProvider }>(require.resolve('../../../src/vscode/planTreeProvider'), {
+    EventEmitter: FakeEmitter,
+    commands: { executeCommand: () => Promise.resolve(undefined) },
+  });
+  const done = stateOf([
+    { type: 'run_started', plan },
+    { type: 'step_started', stepId: 'S1', attempt: 1 },
+    { type: 'step_completed', stepId: 'S1', result: 'ok' },
+    { type: 'step_started', stepId: 'S2', attempt: 1 },
+    { type: 'step_completed', stepId: 'S2', result: 'ok' },
+    { type: 'run_completed' },
+  ]);
+  const reviewed = makePlan([makeStep('R1', { title: 'Something else' })], { id: 'plan-reviewed' });
+  const labels = (tree: PlanTreeProvider): string[] => tree.getChildren().map((node) => `${node.label} · ${node.description}`);
+
+  it('shows the last run again after Cancel, even when the plan was edited in the review', () => {
+    const tree = new Provider();
+    tree.follow(done);
+    const before = labels(tree);
+    tree.setPlan(reviewed);
+    tree.setPlan({ ...reviewed, version: reviewed.version + 1 });
+    assert.notDeepEqual(labels(tree), before);
+    tree.reviewEnded(reviewed.id);
+    assert.equal(tree.shownRun(), done);
+    assert.deepEqual(labels(tree), before);
+    // It follows the folder's runs as before the review.
+    const again = { ...done, runId: 'run-2' };
+    tree.follow(again);
+    assert.equal(tree.shownRun(), again);
+  });
+
+  it('shows its empty state again when it showed nothing before', () => {
+    const tree = new Provider();
+    tree.setPlan(reviewed);
+    tree.reviewEnded(reviewed.id);
+    assert.equal(tree.currentPlan(), undefined);
+    assert.deepEqual(tree.getChildren(), []);
+  });
+
+  it('leaves a run started from the review, and a later review, where they are', () => {
+    const tree = new Provider();
+    tree.follow(done);
+    tree.setPlan(plan);
+    tree.release();
+    tree.follow(done);
+    tree.reviewEnded(plan.id);
+    assert.equal(tree.shownRun(), done, 'the run of the plan shows');
+    const other = makePlan([makeStep('N1', { title: 'Newer request' })], { id: 'plan-newer' });
+    tree.setPlan(reviewed);
+    tree.setPlan(other);
+    // The first review ends as the second one takes its place: the view stays on the second, and its Cancel goes back past both.
+    tree.reviewEnded(reviewed.id);
+    assert.equal(tree.currentPlan(), other);
+    tree.reviewEnded(other.id);
+    assert.equal(tree.shownRun(), done);
+  });
+});

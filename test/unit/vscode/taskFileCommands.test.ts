@@ -4,6 +4,8 @@ import type { RunResult } from '../../../src/core/engine/runOptions';
 import type { InteropFormat } from '../../../src/core/interop/interopFormats';
 import { readOrigin } from '../../../src/core/interop/sourceOrigin';
 import type { Plan } from '../../../src/core/plan/planSchema';
+import type { Uri } from 'vscode';
+import type { RunState } from '../../../src/core/engine/runEvents';
 import type { PlanReview } from '../../../src/vscode/planReview';
 import { exportPlanAsTaskFile, maxTaskFileChars, offersPlanFromFile, planFromTaskFile, type TaskFileDeps } from '../../../src/vscode/taskFileCommands';
 
@@ -19,8 +21,20 @@ const specKit = [
   '',
 ].join('\n');
 
-function setup(options: { review?: (plan: Plan) => Plan | undefined; tick?: boolean; model?: boolean; format?: InteropFormat; runWarnings?: string[] } = {}) {
-  const seen = { told: [] as string[], reviewed: [] as Plan[], started: [] as Plan[], errors: [] as string[], warned: [] as string[], infos: [] as string[], markdown: [] as string[] };
+function setup(
+  options: { review?: (plan: Plan) => Plan | undefined; tick?: boolean; model?: boolean; format?: InteropFormat; runWarnings?: string[]; run?: RunState; saveAs?: boolean } = {},
+) {
+  const seen = {
+    told: [] as string[],
+    reviewed: [] as Plan[],
+    started: [] as Plan[],
+    errors: [] as string[],
+    warned: [] as string[],
+    infos: [] as string[],
+    markdown: [] as string[],
+    proposed: [] as string[],
+    opened: [] as string[],
+  };
   const review: PlanReview = async (plan, _critique, warnings) => {
     seen.reviewed.push(plan);
     seen.told.push(...warnings);
@@ -37,13 +51,20 @@ function setup(options: { review?: (plan: Plan) => Plan | undefined; tick?: bool
       seen.started.push(plan);
       return { runId: 'run-1', status: 'completed', metadata: { warnings: options.runWarnings ?? [] } } as unknown as RunResult;
     },
+    run: () => options.run,
+    now: () => Date.parse('2026-12-06T10:00:00.000Z'),
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     ui: {
       info: (message) => seen.infos.push(message),
       warn: (message) => seen.warned.push(message),
       error: (message) => seen.errors.push(message),
       pickFormat: async () => options.format,
-      openMarkdown: async (text) => void seen.markdown.push(text),
+      saveLocation: async (fileName) => {
+        seen.proposed.push(fileName);
+        return options.saveAs === false ? undefined : ({ path: `/w/${fileName}`, fsPath: `/w/${fileName}` } as unknown as Uri);
+      },
+      writeFile: async (_uri, text) => void seen.markdown.push(text),
+      openFile: async (uri) => void seen.opened.push(uri.path),
     },
   };
   return { deps, seen };
@@ -55,7 +76,7 @@ describe('Plan from file (editor)', () => {
     const outcome = await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, deps);
     await outcome.run;
     assert.deepEqual(seen.told, [
-      'From specs/001/tasks.md (Spec Kit tasks.md): 3 steps; each step ends with the line of the file it came from. 1 other line of the file is kept in the objective as written.',
+      'From specs/001/tasks.md (Spec Kit tasks.md): 3 tasks from 8 lines; each step ends with the line of the file it came from. Headings became sections. 1 other line of the file is kept in the objective as written.',
     ]);
     const [plan] = seen.reviewed;
     assert.deepEqual(
@@ -65,6 +86,24 @@ describe('Plan from file (editor)', () => {
     assert.match(plan!.objective, /\*\*Input\*\*: design documents/, 'a line that is no task is kept in the objective');
     assert.equal(seen.started[0], plan);
     assert.equal(readOrigin(plan!.steps[0]!.input ?? '').origin?.tick, false, 'no tick unless the user turned it on');
+  });
+
+  it('says what was read: tasks from lines, headings as sections, never "every line is a task" (a newcomer\'s trial)', async () => {
+    const todo = ['# Release 0.4', '', '## Code', '', '- [x] Rename searchNotes', '- [ ] Run `npm test`', '', '## Release', '', '- [ ] Tag the release', ''].join('\n');
+    const { deps, seen } = setup();
+    await planFromTaskFile({ name: 'TODO.md', text: todo, inWorkspace: true }, deps);
+    assert.deepEqual(seen.told, [
+      'From TODO.md (Markdown checklist): 3 tasks from 10 lines; each step ends with the line of the file it came from. Headings became sections.',
+    ]);
+    const flat = setup();
+    await planFromTaskFile({ name: 'tasks.md', text: '- [ ] One\n- [ ] Two\n', inWorkspace: true }, flat.deps);
+    assert.deepEqual(flat.seen.told, ['From tasks.md (Markdown checklist): 2 tasks from 2 lines; each step ends with the line of the file it came from.']);
+  });
+
+  it('dates the plan by the clock it is given, not 1970 (a newcomer\'s trial)', async () => {
+    const { deps, seen } = setup();
+    await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: true }, deps);
+    assert.equal(seen.reviewed[0]!.createdAt, '2026-12-06T10:00:00.000Z');
   });
 
   it('marks every step to tick its checkbox when the setting is on and the file is in the workspace, and says so', async () => {
@@ -138,6 +177,32 @@ describe('Export plan for another tool (editor)', () => {
     const text = await exportPlanAsTaskFile(first.seen.reviewed[0], deps);
     assert.equal(seen.markdown[0], text);
     assert.match(text ?? '', /- \[ \] T002 \[P\] Add src\/models\/album\.ts/);
+  });
+
+  it('proposes the format\'s usual file name, not the first line of the text (a newcomer\'s trial)', async () => {
+    const plan = (await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: true }, setup().deps)).plan;
+    const names = [];
+    for (const format of ['speckit', 'kiro', 'checklist', 'cursor', 'copilot'] as const) {
+      const { deps, seen } = setup({ format });
+      await exportPlanAsTaskFile(plan, deps);
+      names.push(seen.proposed[0]);
+      assert.deepEqual(seen.opened, [`/w/${seen.proposed[0]}`]);
+    }
+    assert.deepEqual(names, ['tasks.md', 'tasks.md', 'tasks.md', 'tasks-albums.plan.md', 'plan-tasks-albums.prompt.md']);
+    const cancelled = setup({ format: 'speckit', saveAs: false });
+    assert.equal(await exportPlanAsTaskFile(plan, cancelled.deps), undefined);
+    assert.deepEqual([cancelled.seen.markdown, cancelled.seen.opened], [[], []]);
+  });
+
+  it('ticks the steps the run shown with the plan completed, and only for a run of that plan', async () => {
+    const plan = (await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: true }, setup().deps)).plan!;
+    const run = { plan, status: 'partial', steps: { T001: { status: 'completed' }, T002: { status: 'failed' } } } as unknown as RunState;
+    const { deps } = setup({ format: 'speckit', run });
+    const text = await exportPlanAsTaskFile(plan, deps);
+    // Nothing waits for a step done: what is left can all go on now.
+    assert.match(text ?? '', /- \[x\] T001 (?:\[P\] )?Create the project\n- \[ \] T002 \[P\] Add src\/models\/album\.ts\n- \[ \] T003 \[P\]/);
+    const other = setup({ format: 'speckit', run: { ...run, plan: { ...plan, id: 'plan-other' } } });
+    assert.doesNotMatch((await exportPlanAsTaskFile(plan, other.deps)) ?? '', /\[x\]/);
   });
 
   it('says there is no plan, and writes nothing when the format is not picked', async () => {

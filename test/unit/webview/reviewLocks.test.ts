@@ -19,6 +19,15 @@ describe('reviewLocks: what the review refuses while Regenerate runs or a step f
     assert.equal(reviewLocks({ regenerating: false, steps }, { editing: 'S9', adding: false }).start, undefined);
   });
 
+  it('while an earlier version is looked at, Start and the edit controls are off and say which version is shown; going back to it is not', () => {
+    const locks = reviewLocks({ regenerating: false, steps, planVersion: 6, viewing: { version: 4, steps } }, { editing: undefined, adding: false });
+    assert.match(locks.start ?? '', /version 4/);
+    assert.match(locks.start ?? '', /version 6/);
+    assert.match(locks.edit ?? '', /version 4/);
+    assert.equal(locks.versions, undefined);
+    assert.match(reviewLocks({ regenerating: true, steps, planVersion: 6 }, { editing: undefined, adding: false }).versions ?? '', /Regenerate/);
+  });
+
   it("the host's own reason Start is off comes first", () => {
     assert.equal(
       reviewLocks({ regenerating: false, startBlockedReason: 'Fix the errors first.', steps }, { editing: 'S2', adding: false }).start,

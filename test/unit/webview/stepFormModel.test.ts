@@ -25,20 +25,20 @@ describe('webview step form model', () => {
     const kinds = fieldSpecs.kind.options?.([], '') ?? [];
     assert.deepEqual(kinds, ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual']);
     for (const kind of kinds) {
-      const label = fieldSpecs.kind.optionLabel?.(kind, []) ?? '';
+      const label = fieldSpecs.kind.optionLabel?.(kind, [], []) ?? '';
       assert.match(label, /^[A-Z][a-z ]+: [a-z]/, `${kind}: ${label}`);
       assert.doesNotMatch(label, /_/, kind);
     }
-    assert.equal(fieldSpecs.kind.optionLabel?.('human_review', []), 'Your review: you approve or reject');
-    assert.equal(fieldSpecs.tool.optionLabel, undefined, 'a tool is named by its own name');
+    assert.equal(fieldSpecs.kind.optionLabel?.('human_review', [], []), 'Your review: you approve or reject');
+    assert.equal(fieldSpecs.tool.optionLabel?.('read_file', [], ['read_file']), 'read_file', 'a tool is named by its own name');
   });
 
   it('says which kinds need a model when none is set up (a newcomer added an Agent step that could not run)', () => {
     const needing = ['agent', 'synthesis_gate'] as const;
-    assert.equal(fieldSpecs.kind.optionLabel?.('agent', needing), 'Agent: a model works on it with tools (needs a model: none is set up)');
-    assert.equal(fieldSpecs.kind.optionLabel?.('synthesis_gate', needing), 'Summary: a model sums up earlier results (needs a model: none is set up)');
-    assert.equal(fieldSpecs.kind.optionLabel?.('manual', needing), 'Yours to do: you do it, then say done');
-    assert.equal(fieldSpecs.kind.optionLabel?.('agent', []), 'Agent: a model works on it with tools');
+    assert.equal(fieldSpecs.kind.optionLabel?.('agent', needing, []), 'Agent: a model works on it with tools (needs a model: none is set up)');
+    assert.equal(fieldSpecs.kind.optionLabel?.('synthesis_gate', needing, []), 'Summary: a model sums up earlier results (needs a model: none is set up)');
+    assert.equal(fieldSpecs.kind.optionLabel?.('manual', needing, []), 'Yours to do: you do it, then say done');
+    assert.equal(fieldSpecs.kind.optionLabel?.('agent', [], []), 'Agent: a model works on it with tools');
   });
 
   it('shows the fields of the chosen kind after Kind, and the failure fields only when editing', () => {
@@ -270,8 +270,9 @@ describe('webview step form model', () => {
       const start = initialValues(undefined, ['write_file', 'edit_file'], { templates });
       assert.equal(withFieldValue(start, 'tool', 'edit_file', templates).args, templates.edit_file);
       assert.equal(withFieldValue({ ...start, args: '{}' }, 'tool', 'edit_file', templates).args, templates.edit_file);
+      // The new tool's arguments, keeping those of the same name: a step's content is no argument of edit_file.
       const typed = { ...start, args: 'path: notes.txt\ncontent: hello' };
-      assert.equal(withFieldValue(typed, 'tool', 'edit_file', templates).args, typed.args);
+      assert.equal(withFieldValue(typed, 'tool', 'edit_file', templates).args, 'path: notes.txt\nedits:\n  - search: ""\n    replace: ""');
       assert.equal(withFieldValue(start, 'tool', 'run_command', templates).args, start.args, 'no template: what was there stays');
       assert.equal(withFieldValue(start, 'title', 'x', templates).args, start.args);
     });
@@ -314,6 +315,35 @@ describe('webview step form model', () => {
       const result = formToEdit({ ...values, onFailure: 'retry', maxAttempts: '2' }, step);
       assert.ok(result.ok);
       assert.equal(result.edit.type === 'updateStep' && result.edit.patch.onVerificationFailure, 'retry');
+    });
+  });
+
+  describe("a step whose tool is not a known one (a newcomer's trial: a model's append_file)", () => {
+    const unknownTool: StepView = { ...step, kind: 'tool', runner: 'append_file', agent: undefined, tool: 'append_file', args: 'path: notes.md\ncontent: |\n  one\n  two', input: undefined };
+    const tools = ['read_file', 'write_file', 'edit_file'];
+    const templates = { read_file: 'path: ""', write_file: 'path: ""\ncontent: ""', edit_file: 'path: ""\nedits:\n  - search: ""\n    replace: ""' };
+
+    it('shows its own tool, marked unknown, not the first known one, and saves it as it was', () => {
+      const values = initialValues(unknownTool, tools, { templates });
+      assert.equal(values.tool, 'append_file');
+      const options = fieldSpecs.tool.options?.(tools, values.tool ?? '') ?? [];
+      assert.deepEqual(options, ['append_file', ...tools], 'the select holds the step\'s tool, or it would show read_file');
+      assert.equal(fieldSpecs.tool.optionLabel?.('append_file', [], tools), 'append_file (not a known tool)');
+      assert.equal(fieldSpecs.tool.optionLabel?.('edit_file', [], tools), 'edit_file');
+      assert.deepEqual(fieldSpecs.tool.options?.(tools, 'edit_file'), tools, 'a known tool adds nothing');
+      const saved = formToEdit(values, unknownTool);
+      assert.ok(saved.ok);
+      assert.equal(saved.edit.type === 'updateStep' ? saved.edit.patch.tool : undefined, 'append_file');
+    });
+
+    it("offers the chosen tool's arguments, keeping those whose names it has too", () => {
+      const values = initialValues(unknownTool, tools, { templates });
+      assert.equal(withFieldValue(values, 'tool', 'edit_file', templates).args, 'path: notes.md\nedits:\n  - search: ""\n    replace: ""');
+      assert.equal(withFieldValue(values, 'tool', 'write_file', templates).args, values.args, 'write_file takes path and content both');
+      // An optional parameter of the new tool is kept as well, when its names are known.
+      const withLimit = { ...values, args: 'path: a.txt\nlimit: 20\ncontent: x' };
+      assert.equal(withFieldValue(withLimit, 'tool', 'read_file', templates, { read_file: ['path', 'offset', 'limit'] }).args, 'path: a.txt\nlimit: 20');
+      assert.equal(withFieldValue({ ...values, args: 'path: [unclosed' }, 'tool', 'edit_file', templates).args, 'path: [unclosed', 'what cannot be read stays as typed');
     });
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportTaskFile, importTaskFile, maxImportedTasks, sniffTaskFormat } from '../../../../src/core/interop/importTaskFile';
+import { exportFileName, exportTaskFile, importTaskFile, maxImportedTasks, sniffTaskFormat } from '../../../../src/core/interop/importTaskFile';
+import { critiquePlan } from '../../../../src/core/plan/critiquePlan';
 import { readCopilot } from '../../../../src/core/interop/copilotFormat';
 import { readKiro } from '../../../../src/core/interop/kiroFormat';
 import { emptyTask, pathsOfTask, splitDependsOn } from '../../../../src/core/interop/sourceTasks';
@@ -232,5 +233,113 @@ describe('task files: the plan of a file is bounded', () => {
     const imported = importTaskFile('tasks.md', parallelRuns(1000), { model: true });
     assert.ok(imported.ok);
     assert.equal(imported.plan.steps.reduce((sum, step) => sum + step.dependsOn.length, 0), 500 ** 2);
+  });
+});
+
+describe('task files: a newcomer\'s checklist', () => {
+  const todo = [
+    '# Release 0.4 checklist',
+    '',
+    'Some notes about the release, nothing special.',
+    '',
+    '## Code',
+    '',
+    '- [x] Rename searchNotes to findNotes',
+    '- [ ] Make `notes search` case-insensitive',
+    '- [ ] Run `npm test`',
+    '- [ ] Create the file docs/usage.md',
+    '',
+    '## Release',
+    '',
+    '- [ ] Open a pull request',
+    '- [ ] Tag the release',
+    '- [x] Update the changelog',
+    '',
+  ].join('\n');
+
+  it('makes a task that is exactly "Run `<command>`" a run_command step, with a model or without; any other stays', () => {
+    for (const model of [true, false]) {
+      const imported = importTaskFile('TODO.md', todo, { model });
+      assert.ok(imported.ok);
+      const run = imported.plan.steps[2]!;
+      assert.deepEqual([run.kind, run.tool, run.args, run.dependsOn], ['tool', 'run_command', { argv: ['npm', 'test'] }, ['S2']]);
+      assert.match(run.input ?? '', /From TODO\.md, line 9:/, 'its origin stays, so its checkbox can be ticked');
+      assert.equal(run.requiresApproval, undefined, 'it asks as every command does');
+      assert.deepEqual(validatePlan(imported.plan, { tools }).filter((found) => found.severity === 'error'), []);
+      const create = imported.plan.steps[3]!;
+      assert.equal(create.kind, model ? 'agent' : 'manual', 'a file to create wants content: no empty write_file');
+    }
+    for (const line of ['- [ ] Run `npm test && npm run lint`', '- [ ] Run `ls | wc -l`', '- [ ] Run `npm test` and fix what fails', '- [ ] Run `npm test`\n  - with coverage']) {
+      const imported = importTaskFile('tasks.md', `${line}\n`, { model: true });
+      assert.ok(imported.ok);
+      assert.equal(imported.plan.steps[0]!.kind, 'agent', line);
+    }
+  });
+
+  it('is critiqued for what can go wrong: no outside-world warning for its search, no unused results for the file\'s order, nothing on tasks done', () => {
+    const imported = importTaskFile('TODO.md', todo, { model: true });
+    assert.ok(imported.ok);
+    const critique = critiquePlan(imported.plan, { tools });
+    const skipped = new Set(imported.plan.steps.filter((step) => step.skipped === true).map((step) => step.id));
+    assert.deepEqual(
+      critique.issues.filter((issue) => ['optimism_bias', 'disconnected_flow', 'orphan_step'].includes(issue.check) || skipped.has(issue.stepId ?? '')),
+      [],
+    );
+    // What is left is a real finding: an agent writes docs/usage.md and nothing checks it.
+    assert.deepEqual(critique.issues.map((issue) => `${issue.check} ${issue.stepId}`), ['unverified_change S4']);
+    assert.ok(critique.score >= 9, critique.summary);
+  });
+
+  it('is dated by the caller\'s clock when given one', () => {
+    const imported = importTaskFile('TODO.md', todo, { model: false, createdAt: '2026-12-06T10:00:00.000Z' });
+    assert.ok(imported.ok);
+    assert.equal(imported.plan.createdAt, '2026-12-06T10:00:00.000Z');
+  });
+});
+
+describe('exportTaskFile: what a run did and what a tool step does', () => {
+  const plan = (): Plan => {
+    const imported = importTaskFile('tasks.md', '# Ship\n\n- [ ] Build it\n- [ ] Run the tests\n- [ ] Read the notes\n- [ ] Run `npm run lint`\n', { model: false });
+    assert.ok(imported.ok);
+    const [build, tests, read, lint] = imported.plan.steps;
+    return {
+      ...imported.plan,
+      steps: [
+        build!,
+        { ...tests!, kind: 'tool', tool: 'run_command', args: { argv: ['npm', 'test'], cwd: 'web' } },
+        { ...read!, kind: 'tool', tool: 'read_file', args: { path: 'NOTES.md' } },
+        lint!,
+      ],
+    };
+  };
+
+  it('writes a tool step\'s command or call as a detail line in the formats that have details, and reads it back', () => {
+    for (const format of ['speckit', 'kiro', 'checklist', 'copilot'] as const) {
+      const text = exportTaskFile(plan(), format);
+      assert.match(text, /Run the tests\n\s+- Command: `npm test` \(in `web`\)\n/, format);
+      assert.match(text, /Read the notes\n\s+- Tool call: `read_file \{"path":"NOTES\.md"\}`\n/, format);
+      // A command its title shows already is not said twice.
+      assert.doesNotMatch(text, /Command: `npm run lint`/, format);
+      const back = importTaskFile(`x.${format}`, text, { model: false, format });
+      assert.ok(back.ok);
+      assert.match(back.plan.steps[1]!.input ?? '', /Command: `npm test` \(in `web`\)/, format);
+      assert.equal(back.plan.steps[3]!.tool, 'run_command', format);
+    }
+  });
+
+  it('ticks the steps in done, and nothing waits for them any more', () => {
+    const text = exportTaskFile(plan(), 'checklist', new Set(['S1']));
+    assert.match(text, /- \[x\] Build it\n/);
+    const back = importTaskFile('tasks.md', text, { model: false, format: 'checklist' });
+    assert.ok(back.ok);
+    assert.deepEqual(back.plan.steps.map((step) => `${step.id}${step.skipped === true ? 'x' : ''}<-${step.dependsOn.join(',')}`), ['S1x<-', 'S2<-', 'S3<-S2', 'S4<-S3']);
+    assert.doesNotMatch(exportTaskFile(plan(), 'checklist'), /\[x\]/);
+  });
+
+  it('proposes the name each tool gives its file', () => {
+    assert.deepEqual(
+      interopFormats.map((format) => exportFileName({ ...plan(), objective: 'Release 0.4 checklist\n\nSome notes about the release, nothing special.' }, format)),
+      ['tasks.md', 'tasks.md', 'release-0-4-checklist.plan.md', 'plan-release-0-4-checklist.prompt.md', 'tasks.md'],
+    );
   });
 });

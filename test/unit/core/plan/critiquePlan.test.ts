@@ -84,7 +84,7 @@ describe('critiquePlan', () => {
   it('flags optimism_bias for a critical step that reaches outside the plan and stops the run when it fails, retried or not', () => {
     for (const patch of [
       { input: 'Fetch the release notes' },
-      { input: 'Search the docs' },
+      { input: 'Search the web for the docs' },
       { input: 'Call the GitHub API' },
       { input: 'GET http://x' },
       { input: 'Fetch the notes', onFailure: 'retry' as const, maxAttempts: 3 },
@@ -98,6 +98,34 @@ describe('critiquePlan', () => {
     // A change with its check: only the optimism check is under test here.
     assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable', checks: [{ kind: 'command', argv: ['npm', 'test'] }] })]), []);
     assert.deepEqual(checks([makeStep('a', { title: 'Read the command line parser', input: 'Read src/cli.js' })]), []);
+  });
+
+  it('does not flag a step for naming the product\'s commands or identifiers, or for a pull request (a newcomer\'s trial)', () => {
+    for (const title of ['Make `notes search` case-insensitive', 'Rename searchNotes to findNotes', 'Open a pull request', 'Search the docs folder for TODO']) {
+      assert.deepEqual(checks([makeStep('a', { title, input: title, checks: [{ kind: 'command', argv: ['npm', 'test'] }] })]), [], title);
+    }
+  });
+
+  it('says nothing of a step the run skips (done already), only what stops the plan', () => {
+    const done = { skipped: true, input: 'Fetch the release notes and write CHANGES.md', writes: ['CHANGES.md'] };
+    assert.deepEqual(checks([makeStep('a', done), makeStep('lonely', { skipped: true }), makeStep('b', { input: 'x' })]), []);
+    assert.deepEqual(checks([makeStep('a', { ...done, dependsOn: ['ghost'] })]), [['missing_dependency', 'critical', 'a']]);
+  });
+
+  it('takes a dependency on an agent step that says what it changes (writes) as order: its work is the change', () => {
+    const edit = makeStep('edit', { input: 'Make the search case-insensitive', writes: ['src/notes.ts'], checks: [{ kind: 'command', argv: ['npm', 'test'] }] });
+    const flow = (steps: Step[]): string[] => checks(steps).filter(([check]) => check === 'disconnected_flow').map(([, , stepId]) => stepId ?? '');
+    assert.deepEqual(flow([edit, makeStep('doc', { dependsOn: ['edit'], input: 'Document the new behaviour in README.md' })]), []);
+    // An agent step without writes has a result to use: its dependent is still told so.
+    assert.deepEqual(flow([makeStep('look'), makeStep('doc', { dependsOn: ['look'], input: 'Document the new behaviour in README.md' })]), ['doc']);
+  });
+
+  it('takes the dependencies of a step imported from a task file as the file\'s order', () => {
+    const imported = (id: string, title: string, dependsOn: string[]): Step =>
+      makeStep(id, { title, dependsOn, input: `${title}\n\nFrom TODO.md, line ${id.slice(1)}:\n- Section: Code` });
+    const flow = (steps: Step[]): string[] => checks(steps).filter(([check]) => check === 'disconnected_flow').map(([, , stepId]) => stepId ?? '');
+    assert.deepEqual(flow([imported('S1', 'Look into the bug', []), imported('S2', 'Fix the bug', ['S1'])]), []);
+    assert.deepEqual(flow([makeStep('S1'), makeStep('S2', { title: 'Fix the bug', input: 'Fix the bug', dependsOn: ['S1'] })]), ['S2']);
   });
 
   it('does not call a command transient: a missing program or a red suite fails the same way again (issue 29)', () => {
@@ -354,7 +382,7 @@ describe('critiquePlan', () => {
       [
         [
           'optimism_bias',
-          'Step "a" depends on something outside the plan (network, search, API, another program\'s service) and is critical: if it fails, the whole run stops.',
+          'Step "a" depends on something outside the workspace (the network, a web search, another service\'s API) and is critical: if it fails, the whole run stops.',
           'Make steps that reach outside the workspace non-critical ("critical": false) when the plan can do without them, or give them onFailure "replan"; "retry" helps only with a short outage.',
         ],
         [

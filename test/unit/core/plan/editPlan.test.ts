@@ -314,4 +314,21 @@ describe('editPlan', () => {
     const added = planOf(editPlan(plan, { type: 'addStep', step: { id: 'n', kind: 'agent', title: 'New', skills: [] } }));
     assert.equal(Object.hasOwn(added.steps[1] ?? {}, 'skills'), false);
   });
+
+  describe('keeps steps after what they depend on (a newcomer\'s trial: a step given a dependency listed below it stayed first)', () => {
+    const listed = (): Plan => makePlan([makeStep('S1'), makeStep('S2'), makeStep('S3', { dependsOn: ['S2'] }), makeStep('S4'), makeStep('S5')]);
+
+    it('moves a step given a dependency below it to just after that dependency, with the steps that wait on it', () => {
+      const next = planOf(editPlan(listed(), { type: 'updateStep', stepId: 'S2', patch: { dependsOn: ['S4'] } }));
+      assert.deepEqual(next.steps.map((step) => step.id), ['S1', 'S4', 'S2', 'S3', 'S5']);
+      const set = planOf(editPlan(listed(), { type: 'setDependencies', stepId: 'S1', dependsOn: ['S5'] }));
+      assert.deepEqual(set.steps.map((step) => step.id), ['S2', 'S3', 'S4', 'S5', 'S1']);
+    });
+
+    it('leaves the order alone when the dependencies allow it', () => {
+      const plan = listed();
+      const next = planOf(editPlan(plan, { type: 'updateStep', stepId: 'S5', patch: { dependsOn: ['S1'] } }));
+      assert.deepEqual(next.steps.map((step) => step.id), plan.steps.map((step) => step.id));
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { maxPlanFileStem, maxProblemsListed, planFileName, planFileProblemsMessage, planFileText, readPlanFile } from '../../../../src/core/plan/planFile';
+import { maxPlanFileStem, maxPlanFileWords, maxProblemsListed, planFileName, planFileProblemsMessage, planFileText, readPlanFile } from '../../../../src/core/plan/planFile';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 describe('planFile', () => {
@@ -7,6 +7,13 @@ describe('planFile', () => {
     it('names the file after the objective, in lower-case words joined by dashes', () => {
       assert.equal(planFileName('Fix the login bug'), 'fix-the-login-bug.plan.json');
       assert.equal(planFileName('  Añadir caché: "src/app.ts" & tests!  '), 'anadir-cache-src-app-ts-tests.plan.json');
+    });
+
+    it('names it after the title only, a few words: an imported checklist\'s objective goes on with its notes (a newcomer\'s trial)', () => {
+      assert.equal(planFileName('Release 0.4 checklist\n\nSome notes about the release, nothing special.'), 'release-0-4-checklist.plan.json');
+      assert.equal(planFileName('\n  \nShip it\nand more'), 'ship-it.plan.json');
+      assert.equal(planFileName('Add a changelog entry for every merged pull request since the last tag'), 'add-a-changelog-entry-for-every.plan.json');
+      assert.ok(maxPlanFileWords <= 6 && maxPlanFileStem <= 40);
     });
 
     it('never makes a path, a hidden file, a reserved device name or an empty name', () => {

@@ -26,6 +26,9 @@ const cases: [string, ToolAction | undefined][] = [
   ['touch src/index.ts', together(call('write_file', { path: 'src/index.ts', content: '' }))],
   ['add a new empty file named .gitkeep', together(call('write_file', { path: '.gitkeep', content: '' }))],
   ['create empty file src/', undefined],
+  // A file to create without "empty" wants content: an empty write_file would complete the step with none (the step is the agent's or yours, checked to exist).
+  ['Create the file docs/usage.md', undefined],
+  ['Create a new file notes.md', undefined],
   ['touch /etc/passwd', undefined],
   ['Delete old.js', together(call('delete_file', { path: 'old.js' }))],
   ['remove the files a.txt, b.txt and c.txt', together(call('delete_file', { path: 'a.txt' }), call('delete_file', { path: 'b.txt' }), call('delete_file', { path: 'c.txt' }))],

@@ -193,6 +193,8 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.match(run.summary?.headline ?? '', /1 file changed/);
     const all = runOf({ state: withFiles, undoMessage: 'Undo restored 1 file.', undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']), anyLeft: false } });
     assert.deepEqual([all.summary?.changedFiles, all.summary?.undoneFiles, all.summary?.canUndo], [[], ['a.md', 'b.md'], false]);
+    // The header says it, as the Runs view and the CLI's runs do (a newcomer's trial read "completed 4 of 4" after Undo run).
+    assert.deepEqual([all.undone, run.undone, runOf({ state: withFiles }).undone], ['all', 'some', undefined]);
     // Opened again later: no message of the Undo, and the files it put back are named (it read "No file was changed").
     const reopened = runOf({ state: withFiles, undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']), anyLeft: false } });
     assert.deepEqual([reopened.summary?.changedFiles, reopened.summary?.undoneFiles, reopened.summary?.canUndo], [[], ['a.md', 'b.md'], false]);

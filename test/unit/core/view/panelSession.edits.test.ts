@@ -155,3 +155,53 @@ describe('PanelSession: edits from the panel form', () => {
     assert.match(session.startBlockedReason() ?? '', /^Fix the error first/, 'another plan of the same version is checked anew');
   });
 });
+
+describe('PanelSession: a Save that changes nothing', () => {
+  // Every kind the form edits, with the fields a plan file or a model gives them: each saved as the form shows it.
+  const varied = makePlan(
+    [
+      makeStep('S1', { kind: 'tool', tool: 'read_file', args: { path: 'a.txt' }, agent: undefined, input: undefined }),
+      makeStep('S2', { kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content: 'line one\nline two\n' }, agent: undefined, input: undefined, dependsOn: ['S1'], writes: ['notes.md'], checks: [{ kind: 'file_exists', path: 'notes.md' }] }),
+      makeStep('S3', { agent: 'coder', input: 'summarise', verification: 'result !== ""', dependsOn: ['S2'], maxAttempts: 3, onFailure: 'retry' }),
+      makeStep('S4', { kind: 'manual', agent: undefined, input: 'Look it over', dependsOn: ['S3'] }),
+      makeStep('S5', { kind: 'human_review', agent: undefined, input: 'Approve?', dependsOn: ['S4'], critical: true }),
+      makeStep('S6', { kind: 'tool', tool: 'append_file', args: { path: 'log.md', content: 'done' }, agent: undefined, input: undefined, dependsOn: ['S5'] }),
+    ],
+    { agents: { coder: { prompt: 'You write code.', tools: [] } } },
+  );
+
+  it('makes no new version for any step saved as it was (a newcomer saw "v2 · edited S6" after Save with no change)', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(varied);
+    const review = reviewOf(session.snapshot(1));
+    for (const step of review.steps) {
+      const form = formToEdit(initialValues(step, review.tools, { templates: review.toolTemplates ?? {} }), step);
+      assert.ok(form.ok, `${step.id}: ${JSON.stringify(form)}`);
+      const saved = session.applyEdit(form.edit);
+      assert.ok(saved.ok, step.id);
+      assert.equal(saved.plan.version, varied.version, `${step.id} saved unchanged makes no version`);
+    }
+    const after = reviewOf(session.snapshot(2));
+    assert.equal(after.planVersion, varied.version);
+    assert.deepEqual(after.versions.map((version) => version.label), [`v${varied.version} · planned`]);
+  });
+
+  it("gives the form each tool's argument names, so choosing another tool keeps the arguments it takes too", () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(varied);
+    const review = reviewOf(session.snapshot(1));
+    assert.deepEqual(review.toolParameters?.write_file, ['path', 'content']);
+    assert.ok(review.toolParameters?.read_file?.includes('path'));
+  });
+
+  it('still makes a version for a change, however small', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(varied);
+    const step = reviewOf(session.snapshot(1)).steps[0]!;
+    const form = formToEdit({ ...initialValues(step, []), title: `${step.title}.` }, step);
+    assert.ok(form.ok);
+    const saved = session.applyEdit(form.edit);
+    assert.ok(saved.ok);
+    assert.equal(saved.plan.version, varied.version + 1);
+  });
+});

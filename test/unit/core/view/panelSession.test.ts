@@ -90,6 +90,35 @@ describe('PanelSession', () => {
     assert.deepEqual(review(session.snapshot(0)).versions, [{ version: 1, label: 'v1 · planned' }]);
   });
 
+  it('shows an earlier version picked in the list, read only, until the user goes back to it or returns to the newest (a newcomer\'s trial: the picker showed the newest steps)', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    assert.ok(session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { title: 'Read a.txt first' } }).ok);
+    assert.ok(session.applyEdit({ type: 'removeStep', stepId: 'B' }).ok);
+    const review = (model: PanelViewModel) => (model.mode === 'review' ? model.review : assert.fail(`expected a review, got ${model.mode}`));
+    assert.equal(review(session.snapshot(0)).viewing, undefined);
+    assert.deepEqual(session.viewVersion(1), { ok: true });
+    const looking = review(session.snapshot(0));
+    assert.equal(looking.planVersion, 3, 'the plan under review is still the newest');
+    assert.equal(looking.viewing?.version, 1);
+    assert.deepEqual(looking.viewing?.steps.map((step) => [step.id, step.title]), plan.steps.map((step) => [step.id, step.title]));
+    assert.deepEqual(looking.steps.map((step) => step.title), ['Read a.txt first'], "the plan's own steps stay as they are");
+    // Start and edits act on the plan under review: the newest, never the one looked at.
+    assert.equal(session.currentPlan()?.version, 3);
+    assert.deepEqual(session.viewVersion(undefined), { ok: true });
+    assert.equal(review(session.snapshot(0)).viewing, undefined);
+    assert.deepEqual(session.viewVersion(3), { ok: true }, 'the newest is shown as the plan itself');
+    assert.equal(review(session.snapshot(0)).viewing, undefined);
+    assert.deepEqual(session.viewVersion(9), { ok: false, error: 'There is no version 9 of this plan: pick one of 3, 2, 1.' });
+    // Going back to it, or any change of the plan, shows the plan under review again.
+    session.viewVersion(2);
+    assert.ok(session.restoreVersion(2).ok);
+    assert.equal(review(session.snapshot(0)).viewing, undefined);
+    session.viewVersion(1);
+    assert.ok(session.applyEdit({ type: 'skipStep', stepId: 'A' }).ok);
+    assert.equal(review(session.snapshot(0)).viewing, undefined);
+  });
+
   it('does not go back to another version while Regenerate is under way or once the plan runs', () => {
     const session = new PanelSession('s1', tools);
     session.setPlan(plan);

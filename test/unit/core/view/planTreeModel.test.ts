@@ -16,8 +16,17 @@ describe('planTreeModel', () => {
     assert.deepEqual(nodes.map((node) => [node.label, node.description, node.icon, node.contextValue]), [
       ['1. Read', 'read_file', 'tools', 'step.tool'],
       ['2. Think', 'agent: coder', 'hubot', 'step.agent'],
-      ['3. Ask', 'clarification · skipped', 'debug-step-over', 'step.clarification'],
+      ['3. Ask', 'clarification · skipped', 'circle-slash', 'step.clarification'],
     ]);
+  });
+
+  it("shows a skipped step with the skipped icon, before and after a run: not the debugger's step-over arrow, which the workbench paints blue and a newcomer read as running", () => {
+    const skippedRun: RunState = { ...initialRunState('r'), plan, steps: { c: { id: 'c', status: 'skipped', attempts: 0, skipCause: 'plan' } } };
+    for (const node of [planTreeModel(plan)[2]!, planTreeModel(plan, 'flat', skippedRun)[2]!]) {
+      assert.equal(node.icon, 'circle-slash');
+      assert.doesNotMatch(node.icon, /^debug-/, 'the debug codicons take the debug toolbar\'s colours');
+    }
+    assert.equal(planTreeModel(plan, 'flat', skippedRun)[2]!.color, 'disabledForeground');
   });
 
   it('after a repair, keeps the failed step and the steps the repair dropped under their plan version, with their outcome (issue 28 item 5)', () => {
@@ -112,6 +121,9 @@ describe('planTreeModel', () => {
     assert.equal(after.description, 'read_file · completed · changes undone · 3 ms');
     assert.equal(after.accessibilityLabel, '1. Read, read_file, completed, changes undone, 3 ms');
     assert.match(after.tooltip, /Undo took back every change this step made to files\./);
+    // Not green: the files no longer hold its work (a newcomer's trial saw the Plan view all green after Undo run).
+    assert.deepEqual([before.icon, after.icon], ['pass-filled', 'discard']);
+    assert.notEqual(after.color, 'testing.iconPassed');
     assert.equal(planTreeModel(plan, 'flat', run, cache, new Set(['a']))[0], after, 'unchanged, the node is kept');
   });
 
@@ -211,7 +223,7 @@ describe('planTreeModel: what a tooltip and a row tell', () => {
     assert.deepEqual(nodes.map((node) => [node.description, node.icon, node.color, node.contextValue]), [
       ['read_file · completed · 1.5 s · attempt 2/3', 'pass-filled', 'testing.iconPassed', 'step.tool.completed'],
       ['agent: default · failed', 'error', 'testing.iconFailed', 'step.agent.failed'],
-      ['clarification · skipped', 'debug-step-over', 'disabledForeground', 'step.clarification.skipped'],
+      ['clarification · skipped', 'circle-slash', 'disabledForeground', 'step.clarification.skipped'],
     ]);
     assert.deepEqual(nodes.map((node) => node.tooltip), [
       `${aTooltip}\n\nStatus: completed\nResult: n: 1\nDiagnosis: looked fine`,

@@ -107,6 +107,9 @@ describe('runListModel', () => {
     // A newcomer's find (2026-12-01): after an Undo that left a file alone, the row said "changes undone".
     const [some] = runListModel([{ state, updatedAt: 3, active: false, undone: true, undoable: true }], (ms) => `t${ms}`);
     assert.equal(some?.description, 'completed · some changes undone · 1/1 · t3');
+    // Not the green check of a run whose work is in the files (a newcomer's trial: only the tooltip said it).
+    assert.deepEqual([undone?.icon, some?.icon, kept?.icon], ['discard', 'discard', 'pass-filled']);
+    assert.notEqual(undone?.color, 'testing.iconPassed');
   });
 
   it('offers Undo (context value .undoable) only for a run with a change left to take back, and never while it goes on', () => {
