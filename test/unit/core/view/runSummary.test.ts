@@ -126,6 +126,18 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.deepEqual(summary.usage, { requests: 1, promptTokens: 1000, completionTokens: 234, totalTokens: 1234, cachedTokens: 0, costUsd: 0.0021, savedUsd: 0, unpricedRequests: 0 });
   });
 
+  // A newcomer's trial: a run reloaded twice read "completed in 1 min 43 s", nothing saying it had stopped and gone on.
+  it('says how often the run was resumed: its time spans the pauses', () => {
+    const interrupted = { type: 'run_cancelled', interrupted: true } as const;
+    const resumed = { type: 'run_resumed', supplied: {} } as const;
+    const events = [{ type: 'run_started', plan: makePlan([makeStep('a')]) }, interrupted, resumed, interrupted, resumed, { type: 'step_completed', stepId: 'a', result: 'ok' }, { type: 'run_completed' }];
+    const summary = runSummary(stateOf(events as Parameters<typeof stateOf>[0]));
+    assert.equal(summary.resumeCount, 2);
+    assert.match(summary.headline, /: 1 of 1 step completed; resumed 2 times\.$/);
+    assert.match(runSummary(stateOf(events.slice(0, 3).concat(events.slice(5)) as Parameters<typeof stateOf>[0])).headline, /; resumed once\.$/);
+    assert.doesNotMatch(runSummary(stateOf([events[0]!, events[5]!, events[6]!] as Parameters<typeof stateOf>[0])).headline, /resumed/);
+  });
+
   it('takes the host\'s count of model use when it saw more calls (a replanner\'s), and the repairs it knows of', () => {
     const state = stateOf([{ type: 'run_started', plan: makePlan([makeStep('a')]) }, { type: 'step_completed', stepId: 'a', result: 'ok' }, { type: 'run_completed' }]);
     const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 3 };
