@@ -460,7 +460,6 @@ export const mutationGroups = [
       'src/core/engine/commandsNotUndone.ts',
       'src/core/engine/criticalHalt.ts',
       'src/core/engine/runStop.ts',
-      'src/core/engine/readyQueue.ts',
     ],
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },

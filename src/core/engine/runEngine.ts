@@ -1,5 +1,5 @@
 import type { Step } from '../plan/planSchema';
-import { ReadyQueue } from './readyQueue';
+import { PositionHeap } from '../plan/positionHeap';
 import { RunEventSink } from './runEventSink';
 import type { ResolvedRunOptions, RunResult } from './runOptions';
 import { terminalStepStatuses, type RunEvent, type RunEventBody, type RunState } from './runEvents';
@@ -75,7 +75,7 @@ class RunLoop {
   private readonly rankOf: Map<string, number>;
   /** Where each step may change files: steps whose scopes overlap never run at once. */
   private readonly scopes: Map<string, WriteScope>;
-  private readonly queue = new ReadyQueue();
+  private readonly queue = new PositionHeap();
   /** Dependencies not yet completed, per step not yet ready. */
   private readonly remaining = new Map<string, number>();
   private readonly inFlight = new Set<string>();

@@ -1,4 +1,5 @@
 import type { Step } from './planSchema';
+import { PositionHeap } from './positionHeap';
 
 /**
  * `steps` in an order where each comes after the steps it depends on, moving as little as it can: of the steps whose
@@ -22,7 +23,7 @@ export function dependencyOrder<S extends Pick<Step, 'id' | 'dependsOn'>>(steps:
       dependents[at]!.push(index);
     }
   });
-  const ready = new MinHeap();
+  const ready = new PositionHeap();
   waiting.forEach((count, index) => {
     if (count === 0) ready.push(index);
   });
@@ -33,40 +34,4 @@ export function dependencyOrder<S extends Pick<Step, 'id' | 'dependsOn'>>(steps:
   }
   if (order.length < steps.length) return undefined;
   return order.every((position, index) => position === index) ? steps : order.map((position) => steps[position]!);
-}
-
-/** A binary min-heap of plan positions. */
-class MinHeap {
-  private readonly items: number[] = [];
-
-  push(value: number): void {
-    const items = this.items;
-    items.push(value);
-    for (let at = items.length - 1; at > 0;) {
-      const parent = (at - 1) >> 1;
-      if (items[parent]! <= value) break;
-      items[at] = items[parent]!;
-      items[parent] = value;
-      at = parent;
-    }
-  }
-
-  pop(): number | undefined {
-    const items = this.items;
-    const top = items[0];
-    const last = items.pop();
-    if (items.length === 0 || last === undefined) return top;
-    items[0] = last;
-    for (let at = 0; ;) {
-      const left = at * 2 + 1;
-      const right = left + 1;
-      let smallest = at;
-      if (left < items.length && items[left]! < items[smallest]!) smallest = left;
-      if (right < items.length && items[right]! < items[smallest]!) smallest = right;
-      if (smallest === at) break;
-      [items[at], items[smallest]] = [items[smallest]!, items[at]!];
-      at = smallest;
-    }
-    return top;
-  }
 }

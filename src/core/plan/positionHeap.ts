@@ -1,8 +1,8 @@
 /**
- * A binary min-heap of step ranks (0 = the scheduler's best candidate, see
- * `comparePriority`): `pop` returns the smallest in O(log n). Ranks are pushed at most once.
+ * A binary min-heap of positions (a plan's step positions, or the scheduler's ranks: 0 = its best candidate, see
+ * `comparePriority`): `pop` returns the smallest in O(log n). Each is pushed at most once.
  */
-export class ReadyQueue {
+export class PositionHeap {
   private readonly heap: number[] = [];
 
   get size(): number {
@@ -15,7 +15,7 @@ export class ReadyQueue {
     let index = heap.length - 1;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      // Stryker disable next-line EqualityOperator: ranks are unique, never equal.
+      // Stryker disable next-line EqualityOperator: positions are unique, never equal.
       if ((heap[index] as number) >= (heap[parent] as number)) break;
       [heap[index], heap[parent]] = [heap[parent] as number, heap[index] as number];
       index = parent;
@@ -33,7 +33,7 @@ export class ReadyQueue {
       const left = index * 2 + 1;
       const right = left + 1;
       let best = index;
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end is undefined, which compares false; ranks are unique.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end is undefined, which compares false; positions are unique.
       if (left < heap.length && (heap[left] as number) < (heap[best] as number)) best = left;
       // Stryker disable next-line ConditionalExpression,EqualityOperator: as above.
       if (right < heap.length && (heap[right] as number) < (heap[best] as number)) best = right;
