@@ -204,18 +204,17 @@ export class PanelSession {
     if (version === current.version) return { ok: false, error: `Version ${version} is the one shown.` };
     const kept = this.versions.get(version);
     if (!kept) {
-      return {
-        ok: false,
-        error: `There is no version ${version} of this plan: pick one of ${this.versions
-          .list()
-          .map((entry) => entry.version)
-          .join(', ')}.`,
-      };
+      return this.noSuchVersion(version);
     }
     const plan = { ...kept, version: this.versions.nextVersion(current) };
     this.review(plan, current);
     this.versions.record(plan, `back to v${version}`);
     return { ok: true, plan };
+  }
+
+  private noSuchVersion(version: number): { ok: false; error: string } {
+    const known = this.versions.list().map((entry) => entry.version);
+    return { ok: false, error: `There is no version ${version} of this plan: pick one of ${known.join(', ')}.` };
   }
 
   /**
@@ -230,13 +229,7 @@ export class PanelSession {
       return { ok: true };
     }
     if (!this.versions.get(version)) {
-      return {
-        ok: false,
-        error: `There is no version ${version} of this plan: pick one of ${this.versions
-          .list()
-          .map((entry) => entry.version)
-          .join(', ')}.`,
-      };
+      return this.noSuchVersion(version);
     }
     this.viewed = version;
     return { ok: true };
