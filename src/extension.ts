@@ -287,12 +287,12 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       // A finished run shown (after it ended, or opened from the Runs view) shows what an earlier Undo took back.
       if (state && state.status !== 'running' && tree.undoneKnownFor() !== state.runId) {
         runs.changes.undone(state.runId).then(
-          (undone) => tree.setUndone(state.runId, undone.steps),
+          (undone) => tree.setUndone(state.runId, undone),
           (error: unknown) => log.warn(`Could not read what Undo took back of run ${state.runId}: ${errorMessage(error)}`),
         );
       }
     }),
-    runs.changes.onDidUndo(({ runId, undone }) => tree.setUndone(runId, undone.steps)),
+    runs.changes.onDidUndo(({ runId, undone }) => tree.setUndone(runId, undone)),
     runs.onDidFinish((result) => {
       runsTree.refresh();
       const run = runs.runInfo(result.runId);

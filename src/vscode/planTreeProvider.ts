@@ -9,7 +9,8 @@ import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';
 import { shownLine } from './shownText';
-import { runStatusLabel } from '../shared/runStatusLabels';
+import { runStatusWithUndo } from '../shared/runStatusLabels';
+import type { UndoneChanges } from '../core/tools/undoneChanges';
 
 /**
  * The Plan view's data: whichever changed last of the task plan (under review, or the
@@ -26,7 +27,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private renderedIdentity = '';
   private plan: Plan | undefined;
   private run: RunState | undefined;
-  private undone: { runId: string; steps: ReadonlySet<string> } | undefined;
+  private undone: { runId: string; steps: ReadonlySet<string>; anyLeft: boolean } | undefined;
   private session: SessionPlan | undefined;
   private showing: 'plan' | 'session' = 'plan';
   private folder: string | undefined;
@@ -111,9 +112,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     return { plan: this.plan, run: this.run, held: this.held, showing: this.showing, previous: this.previous };
   }
 
-  /** Marks the steps of run `runId` whose changes Undo took back; shown while the tree shows that run. */
-  setUndone(runId: string, steps: ReadonlySet<string>): void {
-    this.undone = { runId, steps };
+  /**
+   * Marks the steps of run `runId` whose changes Undo took back (and whether some change is left), shown while the tree
+   * shows that run: on its steps, and after its status in the view's title ("completed · changes undone").
+   */
+  setUndone(runId: string, undone: Pick<UndoneChanges, 'steps' | 'anyLeft'>): void {
+    this.undone = { runId, steps: undone.steps, anyLeft: undone.anyLeft };
     if (this.run?.runId === runId) this.render();
   }
 
@@ -162,7 +166,10 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     // A plain "…": the view cuts its title at its own width too, and a "(N more characters cut)" note was cut with it.
     const objective = shownLine(this.plan.objective, 48);
     // The status first: the view cuts its title at its width, and a newcomer never saw "· nothing done" at the end.
-    return this.run === undefined ? objective : `${runStatusLabel(this.run.status, Object.values(this.run.steps))} · ${objective}`;
+    if (this.run === undefined) return objective;
+    const undone = this.undone?.runId === this.run.runId && this.undone.steps.size > 0 ? (this.undone.anyLeft ? 'some' : 'all') : undefined;
+    // A newcomer's undone run still read "completed · …" above steps that showed their changes undone.
+    return `${runStatusWithUndo(this.run.status, Object.values(this.run.steps), undone)} · ${objective}`;
   }
 
   /** The run snapshot the tree shows (its steps' statuses and pending requests), `undefined` while it shows a plan that is not running. */

@@ -93,7 +93,7 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
   const told = [
     [
       vscode.l10n.t(
-        'From {0} ({1}): {2} from {3}; each step ends with the line of the file it came from.',
+        'From {0} ({1}): {2} from {3}; each step ends with the file and line it came from.',
         source.name,
         interopFormatNames[format],
         steps === 1 ? vscode.l10n.t('1 task') : vscode.l10n.t('{0} tasks', steps),

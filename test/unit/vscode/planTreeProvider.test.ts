@@ -81,6 +81,19 @@ describe('the Plan view after a review that ends without a run (a newcomer\'s tr
   const reviewed = makePlan([makeStep('R1', { title: 'Something else' })], { id: 'plan-reviewed' });
   const labels = (tree: PlanTreeProvider): string[] => tree.getChildren().map((node) => `${node.label} · ${node.description}`);
 
+  // The second newcomer's trial: the steps showed their changes undone, the view's title still "completed · …".
+  it("says in its title what Undo took back of the run it shows", () => {
+    const tree = new Provider();
+    tree.follow(done);
+    assert.match(tree.shownDescription() ?? '', /^completed · /);
+    tree.setUndone(done.runId, { steps: new Set(['S1']), anyLeft: false });
+    assert.match(tree.shownDescription() ?? '', /^completed · changes undone · /);
+    tree.setUndone(done.runId, { steps: new Set(['S1']), anyLeft: true });
+    assert.match(tree.shownDescription() ?? '', /^completed · some changes undone · /);
+    tree.setUndone('another-run', { steps: new Set(['S1']), anyLeft: false });
+    assert.match(tree.shownDescription() ?? '', /^completed · (?!changes undone)/, "another run's Undo is not this one's");
+  });
+
   it('shows the last run again after Cancel, even when the plan was edited in the review', () => {
     const tree = new Provider();
     tree.follow(done);

@@ -76,7 +76,7 @@ describe('Plan from file (editor)', () => {
     const outcome = await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, deps);
     await outcome.run;
     assert.deepEqual(seen.told, [
-      'From specs/001/tasks.md (Spec Kit tasks.md): 3 tasks from 8 lines; each step ends with the line of the file it came from. Headings became sections. 1 other line of the file is kept in the objective as written.',
+      'From specs/001/tasks.md (Spec Kit tasks.md): 3 tasks from 8 lines; each step ends with the file and line it came from. Headings became sections. 1 other line of the file is kept in the objective as written.',
     ]);
     const [plan] = seen.reviewed;
     assert.deepEqual(
@@ -93,11 +93,11 @@ describe('Plan from file (editor)', () => {
     const { deps, seen } = setup();
     await planFromTaskFile({ name: 'TODO.md', text: todo, inWorkspace: true }, deps);
     assert.deepEqual(seen.told, [
-      'From TODO.md (Markdown checklist): 3 tasks from 10 lines; each step ends with the line of the file it came from. Headings became sections.',
+      'From TODO.md (Markdown checklist): 3 tasks from 10 lines; each step ends with the file and line it came from. Headings became sections.',
     ]);
     const flat = setup();
     await planFromTaskFile({ name: 'tasks.md', text: '- [ ] One\n- [ ] Two\n', inWorkspace: true }, flat.deps);
-    assert.deepEqual(flat.seen.told, ['From tasks.md (Markdown checklist): 2 tasks from 2 lines; each step ends with the line of the file it came from.']);
+    assert.deepEqual(flat.seen.told, ['From tasks.md (Markdown checklist): 2 tasks from 2 lines; each step ends with the file and line it came from.']);
   });
 
   it('dates the plan by the clock it is given, not 1970 (a newcomer\'s trial)', async () => {
