@@ -145,12 +145,7 @@ function reviewView(source: ReviewSource): ReviewView {
     findings: critique.issues.map((issue) => ({ ...issue })),
     recommendations: [...critique.recommendations],
     planProblems,
-    steps: plan.steps.map((step, index) => ({
-      ...stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, approvalSetting)),
-      ...(skippedWith.has(step.id) ? { skippedWith: skippedWith.get(step.id) } : {}),
-      ...usesView(step, plan, source.capabilities),
-      ...(step.basedOn?.length ? { basedOn: visibleControls(oneLine(step.basedOn.join(', '), usesLength)) } : {}),
-    })),
+    steps: reviewStepViews(plan, problems, registry, approvalSetting, source.capabilities),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable, source.regenerateBlockedReason !== undefined),
@@ -166,17 +161,28 @@ function reviewView(source: ReviewSource): ReviewView {
     ...(source.capabilities ? { skillTags: [...new Set(source.capabilities.skills.flatMap((skill) => skill.tags))].sort() } : {}),
     versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
     ...(plan.basis ? { basis: basisView(plan.basis) } : {}),
-    ...(source.viewed ? { viewing: viewedVersion(source.viewed, registry, approvalSetting) } : {}),
+    // An earlier version as it was then, read only: its steps shown as the plan's are ("Based on" and "Uses" too).
+    ...(source.viewed
+      ? { viewing: { version: source.viewed.version, steps: reviewStepViews(source.viewed.plan, new Map(), registry, approvalSetting, source.capabilities) } }
+      : {}),
   };
 }
 
-/** An earlier version of the plan as the review shows it, read only: its steps as they were then. */
-function viewedVersion(
-  { version, plan }: { version: number; plan: Plan },
+/** The steps of `plan` as the review shows them, each with its `problems`, what it skips with, uses and is based on. */
+function reviewStepViews(
+  plan: Plan,
+  problems: ReadonlyMap<string, string[]>,
   registry: ToolRegistry | undefined,
   setting: ApprovalSetting,
-): ReviewView['viewing'] {
-  return { version, steps: plan.steps.map((step, index) => stepView(step, index, [], stepApproval(step, plan, registry, setting))) };
+  capabilities: CapabilityCatalogue | undefined,
+): StepView[] {
+  const skippedWith = skippedThrough(plan);
+  return plan.steps.map((step, index) => ({
+    ...stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, setting)),
+    ...(skippedWith.has(step.id) ? { skippedWith: skippedWith.get(step.id) } : {}),
+    ...usesView(step, plan, capabilities),
+    ...(step.basedOn?.length ? { basedOn: visibleControls(oneLine(step.basedOn.join(', '), usesLength)) } : {}),
+  }));
 }
 
 /** The plan's basis for the review: "Read 7 files, 3 searches", then each entry on one line, controls escaped. */

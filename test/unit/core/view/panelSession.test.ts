@@ -103,6 +103,12 @@ describe('PanelSession', () => {
     assert.equal(looking.viewing?.version, 1);
     assert.deepEqual(looking.viewing?.steps.map((step) => [step.id, step.title]), plan.steps.map((step) => [step.id, step.title]));
     assert.deepEqual(looking.steps.map((step) => step.title), ['Read a.txt first'], "the plan's own steps stay as they are");
+    // The second trial: the earlier version lost its steps' "Based on"; it shows them as the plan does.
+    const grounded = new PanelSession('s2', tools);
+    grounded.setPlan({ ...plan, steps: plan.steps.map((step) => ({ ...step, basedOn: ['src/cli.js'] })) });
+    assert.ok(grounded.applyEdit({ type: 'removeStep', stepId: 'B' }).ok);
+    assert.deepEqual(grounded.viewVersion(1), { ok: true });
+    assert.deepEqual(review(grounded.snapshot(0)).viewing?.steps.map((step) => step.basedOn), ['src/cli.js', 'src/cli.js']);
     // Start and edits act on the plan under review: the newest, never the one looked at.
     assert.equal(session.currentPlan()?.version, 3);
     assert.deepEqual(session.viewVersion(undefined), { ok: true });
