@@ -171,6 +171,9 @@ export async function runPlanFileFromTitleBar(page: Page, name: string): Promise
     await planTabs.nth(left - 1).waitFor({ state: 'detached', timeout: 15_000 });
   }
   await quickOpen(page, name);
+  // The title bar's button runs the file of the editor active when it is clicked: on a loaded machine a clean clone's run
+  // clicked it while another plan file was still the active editor, and ran that plan instead.
+  await page.locator('.editor-group-container.active .tab.active .label-name', { hasText: name }).first().waitFor({ timeout: 60_000 });
   const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
   await run.waitFor({ timeout: 60_000 });
   await run.click();
