@@ -171,10 +171,10 @@ export async function runPlanFileFromTitleBar(page: Page, name: string): Promise
     await planTabs.nth(left - 1).waitFor({ state: 'detached', timeout: 15_000 });
   }
   await quickOpen(page, name);
-  // The title bar's button runs the file of the editor active when it is clicked: on a loaded machine a clean clone's run
-  // clicked it while another plan file was still the active editor, and ran that plan instead.
-  await page.locator('.editor-group-container.active .tab.active .label-name', { hasText: name }).first().waitFor({ timeout: 60_000 });
-  const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
+  // The button of the group whose active tab is that file: the title bar's button runs the file its own group shows, and
+  // a loaded clean clone's run once started the plan file shown before (the group taken for active was not that one).
+  const group = page.locator('.editor-group-container').filter({ has: page.locator('.tab.active', { hasText: name }) }).first();
+  const run = group.locator('.editor-actions [aria-label^="Run plan file"]').first();
   await run.waitFor({ timeout: 60_000 });
   await run.click();
 }
