@@ -9,8 +9,8 @@ import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';
 import { shownLine } from './shownText';
-import { runStatusWithUndo } from '../shared/runStatusLabels';
-import type { UndoneChanges } from '../core/tools/undoneChanges';
+import { runStatusWithUndo, type UndoneExtent } from '../shared/runStatusLabels';
+import { undoneExtent, type UndoneChanges } from '../core/tools/undoneChanges';
 
 /**
  * The Plan view's data: whichever changed last of the task plan (under review, or the
@@ -27,7 +27,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private renderedIdentity = '';
   private plan: Plan | undefined;
   private run: RunState | undefined;
-  private undone: { runId: string; steps: ReadonlySet<string>; anyLeft: boolean } | undefined;
+  private undone: { runId: string; steps: ReadonlySet<string>; extent: UndoneExtent | undefined } | undefined;
   private session: SessionPlan | undefined;
   private showing: 'plan' | 'session' = 'plan';
   private folder: string | undefined;
@@ -117,7 +117,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
    * shows that run: on its steps, and after its status in the view's title ("completed · changes undone").
    */
   setUndone(runId: string, undone: Pick<UndoneChanges, 'steps' | 'anyLeft'>): void {
-    this.undone = { runId, steps: undone.steps, anyLeft: undone.anyLeft };
+    this.undone = { runId, steps: undone.steps, extent: undoneExtent(undone) };
     if (this.run?.runId === runId) this.render();
   }
 
@@ -167,7 +167,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     const objective = shownLine(this.plan.objective, 48);
     // The status first: the view cuts its title at its width, and a newcomer never saw "· nothing done" at the end.
     if (this.run === undefined) return objective;
-    const undone = this.undone?.runId === this.run.runId && this.undone.steps.size > 0 ? (this.undone.anyLeft ? 'some' : 'all') : undefined;
+    const undone = this.undone?.runId === this.run.runId ? this.undone.extent : undefined;
     // A newcomer's undone run still read "completed · …" above steps that showed their changes undone.
     return `${runStatusWithUndo(this.run.status, Object.values(this.run.steps), undone)} · ${objective}`;
   }

@@ -1,4 +1,5 @@
 import type { Checkpoint } from '../runStorePorts';
+import type { UndoneExtent } from '../../shared/runStatusLabels';
 
 /**
  * What Undo has taken back of a run, as its checkpoints say: the steps and the paths whose every change that
@@ -26,6 +27,12 @@ export function undoneChanges(checkpoints: readonly Checkpoint[]): UndoneChanges
   }
   const allUndone = (entries: Map<string, boolean>): Set<string> => new Set([...entries].filter(([, undone]) => undone).map(([key]) => key));
   return { steps: allUndone(steps), paths: allUndone(paths), anyLeft };
+}
+
+/** How much of a run Undo took back, as the views say it: nothing (`undefined`), all of it, or some with changes left. */
+export function undoneExtent(undone: Pick<UndoneChanges, 'steps' | 'anyLeft'> | undefined): UndoneExtent | undefined {
+  if (undone === undefined || undone.steps.size === 0) return undefined;
+  return undone.anyLeft ? 'some' : 'all';
 }
 
 /**

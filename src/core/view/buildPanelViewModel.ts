@@ -34,7 +34,7 @@ import { diffPlans } from './planDiff';
 import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
-import type { UndoneChanges } from '../tools/undoneChanges';
+import { undoneExtent, type UndoneChanges } from '../tools/undoneChanges';
 import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stepKinds, type StoppedRunStatus } from '../../shared/vocabulary';
@@ -367,7 +367,7 @@ function runView(source: RunSource, plan: Plan): RunView {
     replans: (source.replans ?? []).map(replanView),
     warnings: state.warnings.slice(-20),
     ...(state.status === 'running' ? {} : { summary: summaryView(source, endedAt - startedAt) }),
-    ...(source.undone && source.undone.steps.size > 0 ? { undone: source.undone.anyLeft ? 'some' : 'all' } : {}),
+    ...(undoneExtent(source.undone) === undefined ? {} : { undone: undoneExtent(source.undone) }),
   };
 }
 
