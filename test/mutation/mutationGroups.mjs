@@ -437,7 +437,7 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/view/buildPanelViewModel.ts', 'src/core/view/panelSession.ts', 'src/core/view/argumentsText.ts', 'src/core/view/conditionText.ts'],
+    mutate: ['src/core/view/buildPanelViewModel.ts', 'src/core/view/runViewModel.ts', 'src/core/view/panelSession.ts', 'src/core/view/panelEdit.ts', 'src/core/view/argumentsText.ts', 'src/core/view/conditionText.ts'],
     spec: [
       'test/unit/core/view/buildPanelViewModel*.test.ts',
       'test/unit/core/view/panelSession*.test.ts',

@@ -1,5 +1,3 @@
-import { stepProgress } from '../../shared/stepProgress';
-import { stepsThatRanCommands } from '../engine/commandsNotUndone';
 import type { RunEstimate } from '../agent/estimateRun';
 import { budgetFromEstimate, estimateLines, shownTokens } from '../agent/estimateText';
 import { shownUsd } from '../../shared/shownUsd';
@@ -7,17 +5,9 @@ import type {
   BasisView,
   PanelBody,
   PlanVersionView,
-  PendingView,
-  ReplanView,
   ReviewView,
-  RunStepView,
-  RunSummaryView,
-  RunView,
   StepView,
-  UsageView,
 } from '../../shared/panelViewModel';
-import { resumableRunStatuses, type RunState, type StepState } from '../engine/runEvents';
-import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
 import { describeChecks } from '../plan/describeCheck';
 import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
@@ -27,17 +17,12 @@ import { oneLine } from '../text/oneLine';
 import type { Diagnostic, Plan, PlanBasis, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import { conditionText } from './conditionText';
-import type { ReplanRecord } from '../engine/replanRecord';
 import { stepApproval, type ApprovalSetting, type StepApproval } from '../plan/stepApproval';
 import type { ToolRegistry } from '../tools/tool';
 import { diffPlans } from './planDiff';
-import { runSummary } from './runSummary';
-import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
-import { undoneExtent, type UndoneChanges } from '../tools/undoneChanges';
-import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
-import { stepStatusLabels } from '../../shared/stepStatusLabels';
-import { stepKinds, type StoppedRunStatus } from '../../shared/vocabulary';
+import { stepKinds } from '../../shared/vocabulary';
+import { runView, type RunSource } from './runViewModel';
 import { argumentsTemplate, argumentsText, argumentViews } from './argumentsText';
 import { toolParameters } from '../tools/toolParameters';
 
@@ -70,34 +55,6 @@ export interface ReviewSource {
   /** An earlier version the user picked to look at, shown read only beside the plan (`PanelSession.viewVersion`). */
   viewed?: { version: number; plan: Plan };
 }
-
-/** A run, as the host knows it: the folded state plus what the run's metadata adds. */
-export interface RunSource {
-  state: RunState;
-  /** The time of the snapshot (ms since the epoch), for live durations. */
-  now: number;
-  usage?: BudgetUsage;
-  replans?: readonly ReplanRecord[];
-  /** Workspace-relative paths the run changed. */
-  changedFiles?: readonly string[];
-  undoMessage?: string;
-  /** What Undo took back (from the run's checkpoints): those steps show their changes undone, those paths leave the changed files. */
-  undone?: UndoneChanges;
-  /** Step rows kept from earlier views of the run: a step whose state is the same object gets its row back unbuilt. */
-  stepViews?: RunStepViewCache;
-}
-
-/**
- * Rows of a run's steps by the step state they show, with what else the row was built from.
- * Sound because the reducer replaces a step's state when it changes, never mutates it.
- */
-export type RunStepViewCache = WeakMap<
-  StepState,
-  { step: Step; runStartedAt: number; undone: boolean; stopped: StoppedRunStatus | undefined; view: RunStepView }
->;
-
-/** Longest result preview shown per step, in characters. */
-export const resultPreviewLength = 240;
 
 /**
  * The panel's view model (without its version, which the host stamps): a run when one is
@@ -322,191 +279,6 @@ function toolParameterNames(registry: ToolRegistry): Record<string, string[]> {
 
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
   return tools !== undefined && !Array.isArray(tools);
-}
-
-function runView(source: RunSource, plan: Plan): RunView {
-  const { state, now } = source;
-  const startedAt = state.startedAt ?? now;
-  const endedAt = state.status === 'running' ? now : (state.endedAt ?? now);
-  const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
-  const undoneSteps = source.undone?.steps;
-  const stopped = stoppedRun(state.status);
-  const steps = plan.steps.map((step, index) =>
-    cachedStepView(source.stepViews, step, stepStates[index]!, startedAt, undoneSteps?.has(step.id) === true, stopped),
-  );
-  const pending: PendingView[] = stepStates.flatMap((step) =>
-    step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : [],
-  );
-  return {
-    runId: state.runId,
-    status: state.status,
-    objective: plan.objective,
-    planVersion: plan.version,
-    elapsedMs: Math.max(0, endedAt - startedAt),
-    progress: stepProgress(stepStates, steps.length),
-    steps,
-    ...(state.replacedSteps?.length
-      ? {
-          replacedSteps: state.replacedSteps.map((replaced) => ({
-            ...runStepView(replaced.step, replaced.state, startedAt, false, undefined),
-            planVersion: replaced.planVersion,
-          })),
-        }
-      : {}),
-    ...focusOf(stepStates),
-    pending,
-    timeline: runTimeline(
-      plan.steps.map((step, index) => {
-        const stepState = stepStates[index]!;
-        return { stepId: step.id, title: step.title, status: stepState.status, ...statusLabelOf(stepState, stopped), ...times(stepState) };
-      }),
-      startedAt,
-      endedAt,
-    ),
-    ...usageOf(source),
-    replans: (source.replans ?? []).map(replanView),
-    warnings: state.warnings.slice(-20),
-    ...(state.status === 'running' ? {} : { summary: summaryView(source, endedAt - startedAt) }),
-    ...(undoneExtent(source.undone) === undefined ? {} : { undone: undoneExtent(source.undone) }),
-  };
-}
-
-function times(step: StepState): { startedAt?: number; endedAt?: number } {
-  return { ...(step.startedAt === undefined ? {} : { startedAt: step.startedAt }), ...(step.endedAt === undefined ? {} : { endedAt: step.endedAt }) };
-}
-
-function cachedStepView(
-  cache: RunStepViewCache | undefined,
-  step: Step,
-  state: StepState,
-  runStartedAt: number,
-  undone: boolean,
-  stopped: StoppedRunStatus | undefined,
-): RunStepView {
-  const kept = cache?.get(state);
-  if (kept && kept.step === step && kept.runStartedAt === runStartedAt && kept.undone === undone && kept.stopped === stopped) return kept.view;
-  const view = runStepView(step, state, runStartedAt, undone, stopped);
-  cache?.set(state, { step, runStartedAt, undone, stopped, view });
-  return view;
-}
-
-function runStepView(step: Step, state: StepState, runStartedAt: number, undone: boolean, stopped: StoppedRunStatus | undefined): RunStepView {
-  return {
-    id: step.id,
-    title: step.title,
-    kind: step.kind,
-    runner: stepRunnerLabel(step),
-    status: state.status,
-    ...statusLabelOf(state, stopped),
-    attempts: state.attempts,
-    maxAttempts: step.maxAttempts,
-    ...(state.startedAt === undefined ? {} : { startMs: state.startedAt - runStartedAt }),
-    ...(state.endedAt === undefined ? {} : { endMs: state.endedAt - runStartedAt }),
-    ...(state.durationMs === undefined ? {} : { durationMs: state.durationMs }),
-    ...(state.error === undefined ? {} : { error: state.error }),
-    ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
-    ...(state.reason === undefined ? {} : { reason: state.reason }),
-    ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
-    ...(state.progress === undefined ? {} : { progress: state.progress }),
-    ...(state.progress === undefined || state.percent === undefined ? {} : { percent: state.percent }),
-    // Undone changes are no longer in the workspace: the step says so instead of offering them (or Undo from here).
-    ...(undone ? { changesUndone: true } : state.filesChanged?.length ? { changedFiles: state.filesChanged.length } : {}),
-  };
-}
-
-/** The words of a state its status alone does not tell: failed then skipped, not needed, not finished (see `stepStateView`). */
-function statusLabelOf(state: StepState, stopped: StoppedRunStatus | undefined): { statusLabel?: string } {
-  const label = stepStateView(state, stopped).label;
-  return label === stepStatusLabels[state.status] ? {} : { statusLabel: label };
-}
-
-/** The step whose output to show: the latest started of the active steps, else of all. */
-function focusOf(steps: readonly StepState[]): { focusStepId?: string } {
-  const active = steps.filter((step) => step.status === 'running' || step.status.startsWith('awaiting_'));
-  const pool = (active.length > 0 ? active : steps).filter((step) => step.startedAt !== undefined);
-  const latest = pool.reduce<StepState | undefined>((best, step) => (best === undefined || step.startedAt! >= best.startedAt! ? step : best), undefined);
-  return latest ? { focusStepId: latest.id } : {};
-}
-
-/** The run's model use: from its journal, or what the host counted when that is more (a replanner's calls). */
-function usageOf(source: RunSource): { usage?: UsageView } {
-  const journaled = source.state.modelUsage;
-  const usage = source.usage && source.usage.requests > (journaled?.requests ?? 0) ? source.usage : journaled;
-  return usage && usage.requests > 0 ? { usage: usageView(usage) } : {};
-}
-
-function usageView(usage: BudgetUsage): UsageView {
-  return {
-    requests: usage.requests,
-    totalTokens: usage.totalTokens,
-    cachedTokens: usage.cachedTokens,
-    costUsd: usage.costUsd,
-    savedUsd: usage.savedUsd,
-    unpricedRequests: usage.unpricedRequests,
-  };
-}
-
-function replanView(record: ReplanRecord): ReplanView {
-  return {
-    replan: record.replan,
-    reason: record.reason,
-    stepIds: [...record.stepIds],
-    keptStepIds: [...record.keptStepIds],
-    newStepIds: [...record.newStepIds],
-    planVersion: record.planVersion,
-    trials: record.trials.map((trial) => ({
-      stepId: trial.stepId,
-      attempt: trial.attempt,
-      approach: trial.approach,
-      error: trial.error,
-      ...(trial.diagnosis === undefined ? {} : { diagnosis: trial.diagnosis }),
-    })),
-  };
-}
-
-function summaryView(source: RunSource, durationMs: number): RunSummaryView {
-  // The journal's changes (every step, resumed or not), with any the host knows besides.
-  const undonePaths = source.undone?.paths;
-  const everChanged = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
-  const changedFiles = everChanged.filter((path) => !undonePaths?.has(path));
-  const summary = runSummary(
-    { ...source.state, changedFiles },
-    {
-      now: source.now,
-      ...(source.usage ? { usage: source.usage } : {}),
-      ...(source.replans ? { replanCount: source.replans.length } : {}),
-      ...(source.undone ? { undoneSteps: source.undone.steps } : {}),
-    },
-  );
-  return {
-    headline: summary.headline,
-    stepLines: summary.steps.map((step) => ({
-      id: step.id,
-      title: step.title,
-      status: step.status,
-      line: step.line,
-      ...(step.earlier === undefined ? {} : { earlier: step.earlier }),
-      ...(step.checks === undefined ? {} : { checks: step.checks }),
-    })),
-    moreSteps: summary.moreSteps,
-    failures: summary.failures.map((failure) => ({ ...failure })),
-    moreFailures: summary.moreFailures,
-    status: source.state.status as RunSummaryView['status'],
-    // Bounded as the summary bounds it (a failed command's whole output can be the reason).
-    ...(summary.reason === undefined ? {} : { reason: summary.reason }),
-    durationMs: Math.max(0, durationMs),
-    changedFiles,
-    undoneFiles: everChanged.filter((path) => undonePaths?.has(path) === true),
-    ...(summary.keptFromModel === undefined ? {} : { keptFromModel: summary.keptFromModel }),
-    ranCommands: stepsThatRanCommands(source.state).length > 0,
-    doneByYou: (source.state.plan?.steps ?? []).some((step) => step.kind === 'manual' && source.state.steps[step.id]?.status === 'completed'),
-    // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user
-    // sorted them out. An Undo whose outcome is not known leaves nothing to offer.
-    canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),
-    // A newcomer read "resume it to go on" after a reload and found no way to in the panel. Not once Undo took some of it back.
-    canResume: resumableRunStatuses.has(source.state.status) && source.state.status !== 'waiting' && source.undoMessage === undefined,
-    ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),
-  };
 }
 
 /** The estimate's lines and the budget Start can set from it. */

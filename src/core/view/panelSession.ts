@@ -4,18 +4,19 @@ import { configuredModels } from '../llm/modelRoles';
 import { estimateRun, type EstimateOptions, type RunEstimate } from '../agent/estimateRun';
 import { budgetFromEstimate } from '../agent/estimateText';
 import type { PanelViewModel } from '../../shared/panelViewModel';
-import type { StepPatchInput } from '../../shared/stepEditSchema';
 import type { RunEvent, RunState } from '../engine/runEvents';
 import { critiquePlan, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
-import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
+import { editPlan } from '../plan/editPlan';
+import { toPlanEdit } from './panelEdit';
 import { samePlan } from '../plan/samePlan';
-import type { Check, Diagnostic, Plan } from '../plan/planSchema';
+import type { Diagnostic, Plan } from '../plan/planSchema';
 import { validatePlan, type ValidatePlanOptions } from '../plan/validatePlan';
 import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { toRegistry } from '../engine/resolveRunOptions';
 import type { ApprovalSetting } from '../plan/stepApproval';
 import type { Tool, ToolRegistry } from '../tools/tool';
-import { buildPanelViewModel, type RunSource, type RunStepViewCache } from './buildPanelViewModel';
+import { buildPanelViewModel } from './buildPanelViewModel';
+import type { RunSource, RunStepViewCache } from './runViewModel';
 import { editNote, PlanVersions, regenerateNote } from './planVersions';
 
 /** What the review estimates a run with: `EstimateOptions` without the tools, which the session has. */
@@ -452,58 +453,3 @@ export class PanelSession {
 
 /** How many review snapshots' plans a session remembers for Start. */
 const reviewedPlansKept = 32;
-
-/**
- * The core edit for a webview edit; a kind change drops the fields of the old kind, blank
- * texts clear their field, and an empty list of the files a step may change removes its
- * `writes` (no limit; the form cannot say "no file").
- */
-function toPlanEdit(edit: PanelEdit): PlanEdit {
-  switch (edit.type) {
-    case 'updateStep':
-      return { type: 'updateStep', stepId: edit.stepId, patch: toStepPatch(edit.patch) };
-    case 'addStep': {
-      const { dependsOn, writes, checks, ...rest } = edit.step;
-      const scope = writes === undefined ? [] : [...new Set(writes)];
-      return {
-        type: 'addStep',
-        step: {
-          ...rest,
-          dependsOn: dependsOn ?? [],
-          ...(scope.length > 0 ? { writes: scope } : {}),
-          ...(checks?.length ? { checks: planChecks(checks) } : {}),
-        },
-        ...(edit.index === undefined ? {} : { index: edit.index }),
-      };
-    }
-    // The panel has one Remove: what waited on the step waits on what it waited on (a step that uses its result is refused).
-    case 'removeStep':
-      return { type: 'removeStep', stepId: edit.stepId, dropEdges: true };
-    default:
-      return edit;
-  }
-}
-
-/**
- * The panel's checks as the plan's: each has a known kind (the webview schema checked it);
- * `editPlan` checks each kind's fields against the plan schema and refuses the edit, naming
- * the field, when one is wrong.
- */
-function planChecks(checks: readonly Record<string, unknown>[]): Check[] {
-  return checks as unknown as Check[];
-}
-
-function toStepPatch(input: StepPatchInput): StepPatch {
-  const { checks, ...fields } = input;
-  const patch: StepPatch = { ...fields, ...(checks === undefined ? {} : { checks: checks.length > 0 ? planChecks(checks) : undefined }) };
-  for (const key of ['input', 'verification', 'when'] as const) if (patch[key] !== undefined && patch[key].trim() === '') patch[key] = undefined;
-  if (input.kind !== undefined && input.kind !== 'tool') {
-    patch.tool = undefined;
-    patch.args = undefined;
-  }
-  if (input.kind === 'tool' || input.kind === 'manual') patch.agent = undefined;
-  if (patch.writes !== undefined) patch.writes = patch.writes.length > 0 ? [...new Set(patch.writes)] : undefined;
-  // Only tools and agents change files: the scheduler reads no other kind's `writes`.
-  if (input.kind !== undefined && input.kind !== 'tool' && input.kind !== 'agent') patch.writes = undefined;
-  return patch;
-}

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { summaryLimits } from '../../../../src/core/view/runSummary';
 import type { RunState } from '../../../../src/core/engine/runEvents';
 import type { ReplanRecord } from '../../../../src/core/engine/replanRecord';
-import { buildPanelViewModel, resultPreviewLength, type RunSource } from '../../../../src/core/view/buildPanelViewModel';
+import { buildPanelViewModel } from '../../../../src/core/view/buildPanelViewModel';
+import { resultPreviewLength, type RunSource } from '../../../../src/core/view/runViewModel';
 import type { RunView } from '../../../../src/shared/panelViewModel';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
