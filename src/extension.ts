@@ -45,6 +45,7 @@ import { registerOpenAiChatProvider } from './vscode/openAiChatProvider';
 import { errorMessage } from './shared/errorMessage';
 import type { PlanTreeNode } from './core/view/planTreeModel';
 import type { ConfirmUndo } from './vscode/confirmUndo';
+import { undoneExtent, type UndoneChanges } from './core/tools/undoneChanges';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
 export interface ExtensionSeams {
@@ -159,6 +160,11 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);
+  /** What Undo took back of a run, in the Plan view and the status bar (each says so while it shows that run). */
+  const showUndone = (runId: string, undone: Pick<UndoneChanges, 'steps' | 'anyLeft'>): void => {
+    tree.setUndone(runId, undone);
+    statusBar.setUndone(runId, undoneExtent(undone));
+  };
   const planView = vscode.window.createTreeView('taskPlanner.plan', { treeDataProvider: tree });
   const runsTree = new RunsTreeProvider(runs, context.storageUri?.fsPath, log);
   const runsView = vscode.window.createTreeView('taskPlanner.runs', { treeDataProvider: runsTree });
@@ -287,12 +293,12 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       // A finished run shown (after it ended, or opened from the Runs view) shows what an earlier Undo took back.
       if (state && state.status !== 'running' && tree.undoneKnownFor() !== state.runId) {
         runs.changes.undone(state.runId).then(
-          (undone) => tree.setUndone(state.runId, undone),
+          (undone) => showUndone(state.runId, undone),
           (error: unknown) => log.warn(`Could not read what Undo took back of run ${state.runId}: ${errorMessage(error)}`),
         );
       }
     }),
-    runs.changes.onDidUndo(({ runId, undone }) => tree.setUndone(runId, undone)),
+    runs.changes.onDidUndo(({ runId, undone }) => showUndone(runId, undone)),
     runs.onDidFinish((result) => {
       runsTree.refresh();
       const run = runs.runInfo(result.runId);

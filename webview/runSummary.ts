@@ -2,16 +2,23 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
 import { formatDuration } from '../src/shared/formatDuration';
-import { runStatusSentence } from '../src/shared/runStatusLabels';
+import { runStatusSentence, undoneLabels, type UndoneExtent } from '../src/shared/runStatusLabels';
 
 /**
  * The end of a run: outcome and counts (the headline), what each step produced, the failures with their
  * diagnoses, changed files (each opens in the editor), the files kept from the model and "Undo run"; `status` is the
- * run's status in words (`runStatusLabel`); Resume and Undo name the run `runId` (the host acts only while it shows it).
+ * run's status in words (`runStatusLabel`), followed by what Undo took back of it (`undone`: a newcomer read "Run completed"
+ * over changes undone as the changes being there); Resume and Undo name the run `runId` (the host acts only while it shows it).
  */
-export function renderSummary(summary: RunSummaryView, status: string, runId: string, send: (message: WebviewToHostMessage) => void): TemplateResult {
+export function renderSummary(
+  summary: RunSummaryView,
+  status: string,
+  undone: UndoneExtent | undefined,
+  runId: string,
+  send: (message: WebviewToHostMessage) => void,
+): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
-    <h2 id="summary-heading" tabindex="-1">${runStatusSentence(status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
+    <h2 id="summary-heading" tabindex="-1">${runStatusSentence(status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span>${undone === undefined ? nothing : html` · ${undoneLabels[undone]}`}</h2>
     ${summary.reason ? html`<p class=${summary.status === 'partial' ? 'keep-lines' : 'error keep-lines'}>${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
     ${summary.stepLines.length > 0

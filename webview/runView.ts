@@ -139,7 +139,7 @@ export class RunViewElement extends LitElement {
             </ul>
           </section>`
         : nothing}
-      ${run.summary ? renderSummary(run.summary, runStatusLabel(run.status, run.steps), run.runId, this.send) : nothing}
+      ${run.summary ? renderSummary(run.summary, runStatusLabel(run.status, run.steps), run.undone, run.runId, this.send) : nothing}
       ${
         // A run no step of which started yet (or one opened after a reload before it went on) has no time to show.
         run.timeline.bars.length === 0

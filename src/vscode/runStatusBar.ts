@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { RunStatus } from '../shared/vocabulary';
-import { runStatusLabel } from '../shared/runStatusLabels';
+import { runStatusWithUndo, type UndoneExtent } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
@@ -39,6 +39,8 @@ export class RunStatusBar implements vscode.Disposable {
   private inReview = false;
   /** Whether the item is in the status bar now. */
   private visible = false;
+  /** What Undo took back of run `runId` (`setUndone`): the item then says so instead of the run's outcome alone. */
+  private undone: { runId: string; extent: UndoneExtent | undefined } | undefined;
 
   constructor(
     private readonly pending: PendingPrompts,
@@ -62,6 +64,15 @@ export class RunStatusBar implements vscode.Disposable {
     if (inReview === this.inReview) return;
     this.inReview = inReview;
     this.render();
+  }
+
+  /**
+   * Tells what Undo took back of run `runId`: while the item shows that run it has Undo's icon and says "completed ·
+   * changes undone" (a newcomer read its "✓ 3/3" after an Undo as the changes being there).
+   */
+  setUndone(runId: string, extent: UndoneExtent | undefined): void {
+    this.undone = { runId, extent };
+    if (this.state?.runId === runId) this.render();
   }
 
   /** Whether the item is in the status bar now. */
@@ -98,7 +109,9 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
       this.item.command = { command: 'taskPlanner.showPending', title: vscode.l10n.t('Answer'), arguments: [{ ...waiting.key }] };
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
-      const icon = state === undefined ? 'error' : statusIcons[state.status];
+      const undone = state !== undefined && this.undone?.runId === state.runId ? this.undone.extent : undefined;
+      const icon = state === undefined ? 'error' : undone === undefined ? statusIcons[state.status] : 'discard';
+      const status = state ? runStatusWithUndo(state.status, Object.values(state.steps), undone) : '';
       // The running step whose work says how far it is (a test suite's percentage): the bar says it too.
       const measured =
         state?.status === 'running' ? Object.values(state.steps).find((step) => step.status === 'running' && step.percent !== undefined) : undefined;
@@ -108,14 +121,14 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
       this.item.tooltip = vscode.l10n.t(
         'Run "{0}": {1}, {2}. Click to show it in the Plan view.',
         shownLine(state?.plan?.objective ?? '', 80),
-        state ? runStatusLabel(state.status, Object.values(state.steps)) : '',
+        status,
         describeStepProgress(progress),
       );
       this.item.accessibilityInformation = {
         label: vscode.l10n.t(
           'Task Planner {0}, run {1}. Press Enter to show it in the Plan view.',
           describeStepProgress(progress),
-          state ? runStatusLabel(state.status, Object.values(state.steps)) : '',
+          status,
         ),
         role: 'button',
       };

@@ -305,6 +305,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await panel.locator('.summary', { hasText: 'Undo restored 3 files.' }).waitFor({ timeout: 10_000 });
     // The header says it too, as the Runs view and the CLI's runs do (a newcomer's trial read "completed" after Undo run).
     assert.equal(await panel.locator('.run-status').innerText(), 'completed · changes undone');
+    assert.match(await panel.locator('#summary-heading').innerText(), /^Run completed in .+ · changes undone$/, 'the summary\'s heading read "Run completed" alone');
     assert.equal(await panel.locator('.summary', { hasText: 'No file was changed' }).count(), 0, 'an undone run said no file was changed');
   });
 

@@ -321,6 +321,10 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     );
     // The Runs view says so (it said "completed" and nothing else), and the run keeps its outcome.
     assert.match(await row(), /^completed · changes undone · 2\/2 · /);
+    // So does the status bar: Undo's icon instead of the check mark, and its words (it showed "✓ 2/2" after the Undo).
+    const undoneBar = await until(() => (planner.statusBarText().startsWith('$(discard)') ? planner.statusBarText() : undefined));
+    assert.equal(undoneBar, '$(discard) Task Planner 2/2', `the status bar after Undo: ${planner.statusBarText()}`);
+    assert.match(planner.statusBarTooltip(), /: completed · changes undone, /);
   });
 
   // A newcomer's find (2026-12-01): after a repair plan the panel listed the first run's file as changed and offered Undo
