@@ -13,6 +13,7 @@ import {
   stepIdPattern,
   stepKinds,
 } from './vocabulary';
+import { valueOutOfBounds, type ValueBounds } from './valueBounds';
 
 /** Longest step title the panel accepts. */
 export const maxStepTitleLength = 160;
@@ -36,6 +37,29 @@ const stepTitle = z
   .min(1, 'Give the step a title.')
   .max(maxStepTitleLength, `Keep the title under ${maxStepTitleLength + 1} characters.`)
   .refine((title) => !actingCharacter.test(title), 'Leave control and text-direction characters out of the title.');
+/** Deepest nesting of a tool step's arguments the panel accepts (an `edits` list's items are 3 levels deep). */
+export const maxArgumentsDepth = 32;
+/** Bounds of a tool step's arguments from the panel: a file's whole content (at most 5 MiB written) fits, with room to spare. */
+const argumentsBounds: ValueBounds = { depth: maxArgumentsDepth, entries: 10_000, chars: 6_000_000 };
+/** Bounds of one check from the panel: a handful of fields, a few short texts and lists. */
+const checkBounds: ValueBounds = { depth: 4, entries: 1_000, chars: 50_000 };
+
+/**
+ * A value of names (a step's arguments, a check) within `bounds`, refused otherwise with what to do: a hostile page's
+ * value nested a thousand deep passed the schema and then broke every snapshot of the plan (no view could be built).
+ */
+function boundedRecord(bounds: ValueBounds, what: string) {
+  const limits: Record<keyof ValueBounds, string> = {
+    depth: `Keep ${what} under ${bounds.depth} levels deep.`,
+    entries: `Keep ${what} under ${bounds.entries.toLocaleString('en-US')} entries.`,
+    chars: `Keep ${what} under ${bounds.chars.toLocaleString('en-US')} characters: put a long text in a file.`,
+  };
+  return z.record(z.string(), z.unknown()).superRefine((value, context) => {
+    const passed = valueOutOfBounds(value, bounds);
+    if (passed !== undefined) context.addIssue({ code: 'custom', message: limits[passed] });
+  });
+}
+const argumentsRecord = boundedRecord(argumentsBounds, 'the arguments');
 const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
 /** A list of names (a step's skills, the plan's topics): at most `maxListedNames`, none blank or longer than `maxListedNameLength`. */
 function namesList(name: 'skill' | 'topic') {
@@ -94,8 +118,7 @@ export const writePatternsSchema = z.array(writePattern).max(maxWritePatterns, `
  */
 export const checksSchema = z
   .array(
-    z
-      .record(z.string(), z.unknown())
+    boundedRecord(checkBounds, 'each check')
       .refine((check) => (checkKinds as readonly unknown[]).includes(check['kind']), `Give each check a kind: ${checkKinds.join(', ')}.`),
     { error: 'Checks are a list, such as - kind: command' },
   )
@@ -114,7 +137,7 @@ export const stepPatchSchema = z
     kind: z.enum(stepKinds),
     dependsOn: z.array(stepId).max(500),
     tool: z.string().trim().min(1, 'Choose a tool.').max(100).optional(),
-    args: z.record(z.string(), z.unknown()).optional(),
+    args: argumentsRecord.optional(),
     agent: z.string().trim().min(1).max(100).optional(),
     input: optionalText,
     skills: skillNames,
@@ -146,7 +169,7 @@ export const newStepSchema = z
     title: stepTitle,
     dependsOn: z.array(stepId).max(500).optional(),
     tool: z.string().trim().min(1).max(100).optional(),
-    args: z.record(z.string(), z.unknown()).optional(),
+    args: argumentsRecord.optional(),
     agent: z.string().trim().min(1).max(100).optional(),
     input: optionalText,
     skills: skillNames,

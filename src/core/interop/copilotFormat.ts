@@ -1,4 +1,6 @@
 import type { Plan } from '../plan/planSchema';
+import { withoutOpenHtmlBlocks } from './htmlBlocks';
+import { fence } from './markdownTasks';
 import { planToTasks } from './planToTasks';
 import {
   bulletItem,
@@ -87,9 +89,12 @@ export function readCopilot(text: string, name: string): SourceDocument {
 export function writeCopilot(plan: Plan): string {
   const document = planToTasks(plan, { parallel: false, keyOf: (_step, index) => `S${index + 1}` });
   const out = [`## Plan: ${document.title}`, ''];
-  // A note that reads as the steps' heading would make the numbered lines after it steps.
+  // A note that reads as the steps' heading would make the numbered lines after it steps; one that leaves a fence or an
+  // HTML block open hid the steps where the file is rendered (attack).
   for (const note of document.notes) {
-    out.push(note.text.split('\n').map((line) => (stepsHeading.test(line.replace(/\r$/, '')) ? `\\${line}` : line)).join('\n'), '');
+    const lines = withoutOpenHtmlBlocks(note.text.split('\n')).map((line) => (stepsHeading.test(line.replace(/\r$/, '')) ? `\\${line}` : line));
+    if (lines.filter((line) => fence.test(line)).length % 2 === 1) lines.push('```');
+    out.push(lines.join('\n'), '');
   }
   out.push('### Steps');
   for (const [index, task] of document.tasks.entries()) {

@@ -1,3 +1,4 @@
+import { withoutOpenHtmlBlocks } from './htmlBlocks';
 import {
   bulletItem,
   checkboxItem,
@@ -104,11 +105,11 @@ function trimBlankRuns(notes: readonly SourceNote[]): SourceNote[] {
 /**
  * Note lines written where `readMarkdownTasks` reads them back as notes: a checkbox item's box
  * escaped (`- \\[ ] …`, no task), and a fenced block left open closed (else it would hide
- * every task after it).
+ * every task after it), nor an HTML block left open (`withoutOpenHtmlBlocks`: it hid them where the file is rendered).
  */
 export function inertNotes(lines: readonly string[]): string[] {
   let open = false;
-  const out = lines.map((line) => {
+  const out = withoutOpenHtmlBlocks(lines).map((line) => {
     if (fence.test(line)) open = !open;
     // The reader splits lines at `\r\n` too: a line's `\r` is its ending there.
     return !open && checkboxItem.test(line.replace(/\r$/, '')) ? line.replace(/^(\s*(?:[-*+]|\d+[.)])\s+)\[/, '$1\\[') : line;

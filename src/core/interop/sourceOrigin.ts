@@ -1,5 +1,5 @@
 import { originHead, tickOriginName } from '../plan/originTick';
-import type { SourceTask } from './sourceTasks';
+import { oneLineText, type SourceTask } from './sourceTasks';
 
 /**
  * Where an imported step came from and what the file said of it besides its text, as the
@@ -23,17 +23,23 @@ export interface SourceOrigin {
 
 const sectionJoin = ' › ';
 
-/** The lines `readOrigin` reads back, for `task` of `file`; `tick` when its checkbox is to be ticked as its step completes. */
+/**
+ * The lines `readOrigin` reads back, for `task` of `file`; `tick` when its checkbox is to be ticked as its step completes.
+ * Each value is written on its own line whatever it holds: a Cursor todo's `status` or `id` holding line breaks wrote
+ * lines of its own after them, a `From README.md, line 3:` and a tick line, and the step ticked a box in that file
+ * although the user had not asked for ticks (attack).
+ */
 export function originText(file: string, task: SourceTask, tick = false): string {
-  const lines = [`From ${file}, line ${task.line}:`];
-  if (task.key !== undefined) lines.push(`- Task: ${task.key}`);
-  if (task.section.length > 0) lines.push(`- Section: ${task.section.join(sectionJoin)}`);
+  const line = (name: string, value: string): string => `- ${name}: ${oneLineText(value)}`;
+  const lines = [`From ${oneLineText(file)}, line ${task.line}:`];
+  if (task.key !== undefined) lines.push(line('Task', task.key));
+  if (task.section.length > 0) lines.push(line('Section', task.section.join(sectionJoin)));
   if (task.depth > 0) lines.push(`- Depth: ${task.depth}`);
-  if (task.labels.length > 0) lines.push(`- Story: ${task.labels.join(', ')}`);
-  if (task.requirements.length > 0) lines.push(`- Requirements: ${task.requirements.join(', ')}`);
+  if (task.labels.length > 0) lines.push(line('Story', task.labels.join(', ')));
+  if (task.requirements.length > 0) lines.push(line('Requirements', task.requirements.join(', ')));
   if (task.parallel) lines.push('- Parallel: yes');
   if (task.optional) lines.push('- Optional: yes');
-  if (task.status !== undefined) lines.push(`- Status: ${task.status}`);
+  if (task.status !== undefined) lines.push(line('Status', task.status));
   if (task.done) lines.push('- Done in the source file: yes');
   if (tick && !task.done) lines.push(`- ${tickOriginName}: yes`);
   return lines.join('\n');

@@ -39,8 +39,16 @@ export function writeSpecKit(plan: Plan): string {
   return writeMarkdownTasks(document, specKitItem, { optionalMark: false, spaced: false });
 }
 
+/**
+ * A story label `readSpecKit` reads back as that one label: no bracket or space in it, and not `P` (parallel). A step's
+ * origin is the plan's text (a model's, a plan file's): a label `x] [P` was written `[x] [P]`, read back as parallel,
+ * and the task lost what it waited for (attack).
+ */
+const storyLabel = /^[^[\]\s]+$/;
+
 function specKitItem(task: SourceTask): string {
-  const tags = [...(task.parallel ? ['P'] : []), ...task.labels].map((tag) => `[${tag}] `).join('');
+  const labels = task.labels.filter((label) => storyLabel.test(label) && label !== 'P');
+  const tags = [...(task.parallel ? ['P'] : []), ...labels].map((tag) => `[${tag}] `).join('');
   // A title opening with a bracket would read back as a tag of the task ([P]: parallel).
   return `${task.key} ${tags}${task.title.replace(/^\[/, '\\[')}${task.dependsOn !== undefined ? ` ${dependsOnText(task.dependsOn)}` : ''}`;
 }

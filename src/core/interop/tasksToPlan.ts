@@ -3,8 +3,11 @@ import type { Plan, Step } from '../plan/planSchema';
 import { heuristicAgents } from '../planner/heuristicPlan';
 import { recognizeCommand } from '../planner/recognizeCommand';
 import { isReservedStepId, maxStepIdLength, maxWritePatternLength, maxWritePatterns, stepIdPattern } from '../../shared/vocabulary';
+import { maxStepTitleLength } from '../../shared/stepEditSchema';
+import { visibleControls } from '../../shared/visibleCharacters';
+import { capText } from '../text/capText';
 import { originText } from './sourceOrigin';
-import { pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
+import { oneLineText, pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
 
 /** How `tasksToPlan` makes its steps. */
 export interface TasksToPlanOptions {
@@ -47,8 +50,9 @@ export function tasksToPlan(document: SourceDocument, options: TasksToPlanOption
     return id;
   });
   const steps = document.tasks.map((task, index) => stepOf(task, ids[index]!, dependencies[index]!, options));
-  const notes = document.notes.map((note) => note.text).join('\n').replace(/\n{3,}/g, '\n\n').trim();
-  const objective = notes === '' ? document.title : `${document.title}\n\n${notes}`;
+  const notes = visibleControls(document.notes.map((note) => note.text).join('\n')).replace(/\n{3,}/g, '\n\n').trim();
+  const title = visibleControls(document.title);
+  const objective = notes === '' ? title : `${title}\n\n${notes}`;
   const plan: Plan = {
     id: `plan-${contentHash(`${options.file}\n${objective}\n${JSON.stringify(steps)}`)}`,
     version: 1,
@@ -120,13 +124,26 @@ export function stepIds(tasks: readonly SourceTask[]): string[] {
   });
 }
 
+/**
+ * A task's text as a step's title: one line (a Cursor todo's content may hold line breaks), every character that acts on
+ * the text around it or shows nothing written as its visible escape (`visibleControls`: a title reversed by a direction
+ * override, or words in tag characters, read otherwise in the Plan view than the file meant), and at most the
+ * panel's `maxStepTitleLength` characters, so its step form can save it (a task line of 10 MB made a title of 10 MB).
+ * The whole text is the first part of the step's input.
+ */
+function titleOf(text: string): string {
+  return capText(visibleControls(oneLineText(text)).trim(), maxStepTitleLength);
+}
+
 function stepOf(task: SourceTask, id: string, dependsOn: string[], options: TasksToPlanOptions): Step {
-  const details = task.details.map((detail) => `- ${detail}`).join('\n');
-  const input = [task.title, details, originText(options.file, task, options.tick)].filter((part) => part !== '').join('\n\n');
-  const command = task.details.length === 0 ? exactCommand(task.title) : undefined;
+  // What a model or a person reads is what the review shows: no words in characters that show nothing.
+  const details = task.details.map((detail) => `- ${visibleControls(detail)}`).join('\n');
+  const input = [visibleControls(task.title), details, originText(options.file, task, options.tick)].filter((part) => part !== '').join('\n\n');
+  // A command hiding a character that shows nothing is not the command the file shows: it stays a task.
+  const command = task.details.length === 0 && visibleControls(task.title) === task.title ? exactCommand(task.title) : undefined;
   const step: Step = {
     id,
-    title: task.title,
+    title: titleOf(task.title),
     kind: command !== undefined ? 'tool' : options.model ? 'agent' : 'manual',
     dependsOn,
     input,

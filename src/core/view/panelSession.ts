@@ -131,10 +131,14 @@ export class PanelSession {
       : 'The panel shows a plan under review now, not the run you acted on; nothing was done.';
   }
 
-  /** The webview got review snapshot `version`: a Start from it starts the plan it showed, if that is still under review. */
+  /**
+   * The webview got review snapshot `version`: a Start from it starts the plan it showed, if that is still under review.
+   * A snapshot that showed an earlier version read only (`viewVersion`) showed other steps than Start would run: a
+   * Start from it (its button is off there; a stale or hostile page sends one anyway) starts nothing.
+   */
   reviewShown(version: number): void {
     const plan = this.plan;
-    if (!plan || this.run) return;
+    if (!plan || this.run || this.viewed !== undefined) return;
     this.reviewedPlans.set(version, plan);
     // Start comes from one of the last snapshots the webview got; older ones only cost memory.
     for (const old of this.reviewedPlans.keys()) {

@@ -82,4 +82,19 @@ describe('attack: PanelSession actions about what the webview showed', () => {
     assert.equal(session.applyEdit({ type: 'skipStep', stepId: 'A' }).ok, true);
     assert.deepEqual(session.takeStart(1), { ok: false, reason: 'changed' });
   });
+
+  it('attack: Start from a snapshot that showed an earlier version, read only, is refused: that snapshot never showed the plan Start would run', () => {
+    const session = reviewing();
+    assert.equal(session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { args: { path: 'other.txt' } } }).ok, true);
+    assert.deepEqual(session.viewVersion(1), { ok: true });
+    // The webview got this snapshot: version 1's steps, Start off (a stale or hostile page sends Start anyway).
+    session.reviewShown(7);
+    assert.deepEqual(session.takeStart(7), { ok: false, reason: 'changed' });
+    // Back on the plan itself, the next snapshot shows it, and Start from that one starts it.
+    assert.deepEqual(session.viewVersion(undefined), { ok: true });
+    session.reviewShown(8);
+    const taken = session.takeStart(8);
+    assert.equal(taken.ok, true);
+    assert.equal(taken.ok && taken.plan.version, 2);
+  });
 });
