@@ -39,27 +39,35 @@ const stepTitle = z
   .refine((title) => !actingCharacter.test(title), 'Leave control and text-direction characters out of the title.');
 /** Deepest nesting of a tool step's arguments the panel accepts (an `edits` list's items are 3 levels deep). */
 export const maxArgumentsDepth = 32;
-/** Bounds of a tool step's arguments from the panel: a file's whole content (at most 5 MiB written) fits, with room to spare. */
-const argumentsBounds: ValueBounds = { depth: maxArgumentsDepth, entries: 10_000, chars: 6_000_000 };
+/**
+ * Bounds of a tool step's arguments, wherever they come from (the panel, a plan file, a model's plan): a file's whole
+ * content (at most 5 MiB written) fits, with room to spare.
+ */
+export const stepArgumentsBounds: ValueBounds = { depth: maxArgumentsDepth, entries: 10_000, chars: 6_000_000 };
 /** Bounds of one check from the panel: a handful of fields, a few short texts and lists. */
 const checkBounds: ValueBounds = { depth: 4, entries: 1_000, chars: 50_000 };
+
+/** What to do about `what` (`the arguments`) passing each of `bounds`, in the user's words. */
+export function boundsAdvice(bounds: ValueBounds, what: string): Record<keyof ValueBounds, string> {
+  return {
+    depth: `Keep ${what} under ${bounds.depth} levels deep.`,
+    entries: `Keep ${what} under ${bounds.entries.toLocaleString('en-US')} entries.`,
+    chars: `Keep ${what} under ${bounds.chars.toLocaleString('en-US')} characters: put a long text in a file.`,
+  };
+}
 
 /**
  * A value of names (a step's arguments, a check) within `bounds`, refused otherwise with what to do: a hostile page's
  * value nested a thousand deep passed the schema and then broke every snapshot of the plan (no view could be built).
  */
 function boundedRecord(bounds: ValueBounds, what: string) {
-  const limits: Record<keyof ValueBounds, string> = {
-    depth: `Keep ${what} under ${bounds.depth} levels deep.`,
-    entries: `Keep ${what} under ${bounds.entries.toLocaleString('en-US')} entries.`,
-    chars: `Keep ${what} under ${bounds.chars.toLocaleString('en-US')} characters: put a long text in a file.`,
-  };
+  const limits = boundsAdvice(bounds, what);
   return z.record(z.string(), z.unknown()).superRefine((value, context) => {
     const passed = valueOutOfBounds(value, bounds);
     if (passed !== undefined) context.addIssue({ code: 'custom', message: limits[passed] });
   });
 }
-const argumentsRecord = boundedRecord(argumentsBounds, 'the arguments');
+const argumentsRecord = boundedRecord(stepArgumentsBounds, 'the arguments');
 const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
 /** A list of names (a step's skills, the plan's topics): at most `maxListedNames`, none blank or longer than `maxListedNameLength`. */
 function namesList(name: 'skill' | 'topic') {

@@ -6,6 +6,8 @@ import { normalizeStep, wordsOf, writtenStepId, type RawStepEntry, type StepName
 import { planBasisSchema, planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord } from './rawValues';
 import { errorMessage } from '../../shared/errorMessage';
+import { boundsAdvice, stepArgumentsBounds } from '../../shared/stepEditSchema';
+import { valueOutOfBounds } from '../../shared/valueBounds';
 
 /** Outcome of `parsePlan`: a canonical plan plus what was ignored, or why there is none. */
 export type ParsePlanResult = { ok: true; plan: Plan; warnings: string[] } | { ok: false; errors: string[] };
@@ -78,6 +80,8 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
     return step ? [{ entry, step }] : [];
   });
   const steps = normalized.map(({ step }) => step);
+  const oversized = steps.flatMap(argumentsProblems);
+  if (oversized.length > 0) return { ok: false, errors: oversized };
   // A dependency on a step whose id was replaced (too long, reserved, a line break in it) follows it.
   if (names.renamed.size > 0) for (const step of steps) step.dependsOn = step.dependsOn.map((id) => names.renamed.get(id) ?? id);
   remapPhaseDependencies(normalized);
@@ -114,6 +118,22 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
     return { ok: false, errors: checked.error.issues.map((issue) => `${issue.path.join('.') || 'plan'}: ${issue.message}`) };
   }
   return { ok: true, plan: checked.data, warnings };
+}
+
+/**
+ * What is wrong with `step`'s free-form values (its tool's arguments, its result's JSON Schema), which the plan's schema
+ * takes as any JSON: past `stepArgumentsBounds`, as the panel refuses them. Arguments a thousand levels deep broke every
+ * view of the plan, and deeper ones its checks, with "Maximum call stack size exceeded" (attack). Walks at most the bounds.
+ */
+function argumentsProblems(step: Plan['steps'][number]): string[] {
+  const values = [
+    { value: step.args, what: 'its arguments' },
+    { value: step.outputSchema, what: 'its output schema' },
+  ];
+  return values.flatMap(({ value, what }) => {
+    const passed = value === undefined ? undefined : valueOutOfBounds(value, stepArgumentsBounds);
+    return passed === undefined ? [] : [`Step ${step.id}: ${boundsAdvice(stepArgumentsBounds, what)[passed]}`];
+  });
 }
 
 function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
