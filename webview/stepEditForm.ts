@@ -12,6 +12,7 @@ import { EditRequest } from './editRequest';
 import { revealScroll } from './formReveal';
 import { emitAction, formValuesEvent } from './panelAction';
 import { panelStyles } from './panelStyles';
+import { typeaheadPick, typedAfter, type TypedPrefix } from './typeahead';
 import {
   errorSummary,
   fieldSpecs,
@@ -91,6 +92,8 @@ export class StepEditForm extends LitElement {
   values: FormValues = {};
   errors: Record<string, string> = {};
   private announcement = '';
+  /** What was typed into a list so far, to choose in it by its start (`onSelectKey`). */
+  private typed: TypedPrefix | undefined;
   /** The edit sent, until the host answers: the form closes when it was taken (a refusal leaves it open, nothing lost). */
   private readonly request = new EditRequest(this, () => this.close());
 
@@ -237,13 +240,32 @@ export class StepEditForm extends LitElement {
     code: (spec, fieldId, invalid) => this.textarea(spec, fieldId, invalid, true),
     select: (spec, fieldId) => {
       const value = this.values[spec.name] ?? '';
-      return html`<vscode-single-select id=${fieldId} name=${spec.name} .label=${spec.label} .value=${value} @change=${this.onField}>
-        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${spec.optionLabel?.(option, this.needingModel, this.tools) ?? option}</vscode-option>`)}
+      const options = (spec.options?.(this.tools, value) ?? []).map((option) => ({ value: option, label: spec.optionLabel?.(option, this.needingModel, this.tools) ?? option }));
+      return html`<vscode-single-select id=${fieldId} name=${spec.name} .label=${spec.label} .value=${value} @change=${this.onField} @keydown=${(event: KeyboardEvent) => this.onSelectKey(event, options)}>
+        ${options.map((option) => html`<vscode-option value=${option.value} ?selected=${option.value === value}>${option.label}</vscode-option>`)}
       </vscode-single-select>`;
     },
     checkbox: (spec, fieldId) =>
       html`<vscode-checkbox id=${fieldId} name=${spec.name} label=${spec.label} ?checked=${this.values[spec.name] === 'true'} @change=${this.onField}></vscode-checkbox>`,
   };
+
+  /**
+   * Type to choose in a list (the tool among a dozen or more), as in a native select: the option whose label starts with
+   * what was typed, chosen as a click would (the list component has no such search of its own).
+   */
+  private onSelectKey(event: KeyboardEvent, options: readonly { value: string; label: string }[]): void {
+    // Space opens the list, and a shortcut is not typing.
+    if (event.key === ' ' || event.ctrlKey || event.metaKey || event.altKey) return;
+    this.typed = typedAfter(this.typed, event.key, event.timeStamp);
+    if (this.typed === undefined) return;
+    const select = event.currentTarget as HTMLElement & { value: string };
+    const current = options.find((option) => option.value === select.value)?.label ?? '';
+    const picked = typeaheadPick(options.map((option) => option.label), current, this.typed.text);
+    const value = options.find((option) => option.label === picked)?.value;
+    if (value === undefined || value === select.value) return;
+    select.value = value;
+    select.dispatchEvent(new Event('change'));
+  }
 
   private textarea(spec: FieldSpec, fieldId: string, invalid: boolean, monospace: boolean): TemplateResult {
     return html`<vscode-textarea id=${fieldId} name=${spec.name} .label=${spec.label} rows=${spec.rows ?? 4} ?monospace=${monospace} .value=${this.values[spec.name] ?? ''} ?invalid=${invalid} @input=${this.onField} @change=${this.onField}></vscode-textarea>`;
