@@ -320,7 +320,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     // The run the reload cut off is shown where it was followed, the Plan view and the plan panel, not empty views.
     const shown = interrupted[0] && (await runs.showInterrupted(interrupted[0].runId));
     if (shown && !(panelsMade && panels().panels.panel())) panels().showRun(shown, false);
-  }).catch((error: unknown) => log.warn(`Could not show the run the reload interrupted: ${errorMessage(error)}`));
+  }).catch((error: unknown) => log.warn(`Could not show the run the reload interrupted: ${errorMessage(error)}`))
+    // Until then the empty Plan view says nothing: its "No plan yet" showed for a moment over the run it then showed
+    // (a newcomer's trial, on reload).
+    .finally(() => void vscode.commands.executeCommand('setContext', 'taskPlanner.planViewRestored', true));
   return {
     tree,
     planView,
