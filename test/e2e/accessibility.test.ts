@@ -11,6 +11,7 @@ import { buildPanelViewModel } from '../../src/core/view/buildPanelViewModel';
 import { makePlan, makeStep } from '../support/randomPlans';
 import { describeFindings, runAxe, type AxeFinding } from './axe';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { showPanelSnapshot } from './panelSnapshot';
 import { planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
@@ -454,10 +455,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
         { version: 1, label: 'v1 · planned' },
       ],
     });
-    await panel()
-      .locator('plan-panel-app')
-      .evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session: 'a11y-versions', version: 1 } });
-    await panel().locator('plan-panel-app[data-rendered-version="1"][data-mode="review"]').waitFor({ timeout: 15_000 });
+    await showPanelSnapshot(panel(), 'a11y-versions', body);
     const picker = panel().locator('select#plan-version');
     assert.equal(await picker.evaluate((select) => (select as HTMLSelectElement).labels?.[0]?.textContent), 'Plan version');
     await picker.focus();

@@ -12,6 +12,7 @@ import { buildPanelViewModel } from '../../src/core/view/buildPanelViewModel';
 import type { PanelBody } from '../../src/shared/panelViewModel';
 import { makePlan, makeStep, randomDagPlan } from '../support/randomPlans';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { showPanelSnapshot } from './panelSnapshot';
 import { planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
@@ -53,11 +54,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await page.screenshot({ path: join(screenshots, `${name}.png`) });
   };
   const app = () => panel.locator('plan-panel-app');
-  /** Shows `body` in the webview as if a panel host of session `session` had sent it; resolves once it is rendered. */
-  const showSnapshot = async (session: string, body: PanelBody): Promise<void> => {
-    await app().evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session, version: 1 } });
-    await panel.locator(`plan-panel-app[data-rendered-version="1"][data-mode="${body.mode}"]`).waitFor({ timeout: 15_000 });
-  };
+  const showSnapshot = (session: string, body: PanelBody): Promise<void> => showPanelSnapshot(panel, session, body);
   /** Switches the workbench to a light or dark theme with the built-in toggle (the theme picker would reach for the marketplace). */
   const setTheme = async (kind: 'light' | 'dark'): Promise<void> => {
     const workbench = page.locator('.monaco-workbench');
@@ -342,11 +339,9 @@ describe('Task Planner plan panel in the browser workbench', function () {
     const renderPlan = async (size: number, version: number) => {
       const plan = randomDagPlan(size, 3, 7);
       const body = buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: validatePlan(plan) });
-      const model = { ...body, session: `perf-${size}`, version };
-      await panel.locator('plan-panel-app').evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model });
-      await panel.locator(`plan-panel-app[data-rendered-version="${version}"][data-mode="review"]`).waitFor({ timeout: 15_000 });
+      await showPanelSnapshot(panel, `perf-${size}`, body, version);
       assert.equal(await panel.locator('li.step').count(), size);
-      return { model, ms: Number(await app().getAttribute('data-render-ms')) };
+      return { model: body, ms: Number(await app().getAttribute('data-render-ms')) };
     };
     const small = await renderPlan(50, 41);
     const { model, ms } = await renderPlan(500, 42);
