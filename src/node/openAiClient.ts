@@ -3,10 +3,11 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletio
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isLocalBaseUrl } from '../core/llm/selectProvider';
 import { isTransientKind, LlmError, type LlmErrorKind } from '../core/llm/llmError';
-import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
+import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmSpent, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
 import { cacheSavingOf, costOf, priceOf, type ModelPrice } from '../core/llm/modelPrices';
 import { createRedactor } from '../core/llm/redactSecrets';
-import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
+import { attemptUsage, reportedUsage, type ReportedUsage } from './replyUsage';
+import { boundedReplyFetch, ReplyBodyTooLargeError } from './boundedReplyFetch';
 import type { Clock, LlmClient, Logger } from '../core/servicePorts';
 import { capText, textCaps } from '../core/text/capText';
 import { timerClock } from './timerClock';
@@ -51,10 +52,14 @@ export interface OpenAiClientOptions {
 interface Attempt {
   text: string;
   toolCalls: LlmToolCall[];
-  usage: LlmUsage | undefined;
+  usage: ReportedUsage | undefined;
   model: string | undefined;
   finishReason: string | undefined;
   emitted: boolean;
+  /** A stream's tool calls as far as they arrived (sparse by index), for counting what a cut-off reply spent. */
+  partialCalls: LlmToolCall[];
+  /** Characters of reasoning the server sent beside the answer (`reasoning_content`, `reasoning`): not kept, but counted. */
+  reasoningChars: number;
 }
 
 /**
@@ -63,9 +68,13 @@ interface Attempt {
  * 5xx, 408/409, network faults, time-outs, malformed bodies and empty choice lists, with
  * exponential backoff through `clock`, at most `maxAttempts` attempts in all. Other HTTP
  * errors (401 and 403 included) fail at once. Each attempt ends after `timeoutMs`, body
- * included, and a stream after `silenceTimeoutMs` without a chunk. Usage comes from the
- * API (streamed with `include_usage`) or is counted with gpt-tokenizer; cost from the
- * price table, `undefined` for unknown models. Throws at once when `baseUrlProblem`
+ * included, and a stream after `silenceTimeoutMs` without a chunk; a body is read at most to
+ * `maxReplyBodyBytes` (a stream's event likewise). Usage comes from the API (streamed with
+ * `include_usage`) where it reports a count that can be one and no lower than the text's floor
+ * (`attemptUsage`), else is counted with gpt-tokenizer; cost from the price table at the
+ * dearer of the model asked for and the one the server names, `undefined` for unknown models.
+ * What failed attempts spent (each a request; a reply cut off part-way, its tokens) goes with
+ * the result (`retriedSpent`) or the error (`LlmError.spent`), for the budget to count. Throws at once when `baseUrlProblem`
  * refuses the base URL. Error messages never show the key (no run of 8 of its
  * characters) nor a URL's credentials.
  */
@@ -93,10 +102,11 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
     project: null,
     maxRetries: 0,
     timeout: timeoutMs,
+    fetch: boundedReplyFetch(),
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
   });
 
-  const failWith = (model: string, kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
+  const failWith = (model: string, kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string, spent?: LlmSpent): LlmError =>
     new LlmError(
       redact(
         capText(
@@ -107,21 +117,34 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
       kind,
       status,
       attempts,
+      spent,
     );
 
   async function chat(request: LlmChatRequest): Promise<LlmChatResponse> {
     const { signal } = request;
+    let spent: LlmSpent | undefined;
     const fail = (kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
-      failWith(request.model ?? options.model, kind, status, attempts, detail);
+      failWith(request.model ?? options.model, kind, status, attempts, detail, spent);
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) throw fail('aborted', undefined, attempt - 1, 'cancelled.');
-      // Stryker disable next-line ArrayDeclaration: every path that returns the state sets toolCalls first
-      const state: Attempt = { text: '', toolCalls: [], usage: undefined, model: undefined, finishReason: undefined, emitted: false };
+      const state: Attempt = {
+        text: '',
+        // Stryker disable next-line ArrayDeclaration: every path that returns the state sets toolCalls first
+        toolCalls: [],
+        usage: undefined,
+        model: undefined,
+        finishReason: undefined,
+        emitted: false,
+        partialCalls: [],
+        reasoningChars: 0,
+      };
       try {
         await runAttempt(sdk, request.model ?? options.model, request, { timeoutMs, silenceTimeoutMs }, state);
-        return finish(request, state);
+        const reply = finish(request, state);
+        return spent === undefined ? reply : { ...reply, retriedSpent: spent };
       } catch (error: unknown) {
         const problem = classify(error, signal, clock.now());
+        spent = addSpent(spent, spentBy(request, state, problem));
         // Stryker disable next-line ConditionalExpression,StringLiteral: 'aborted' is not transient, so without this line the next throw ends the call with the same kind, attempts and 'cancelled.'
         if (problem.kind === 'aborted') throw fail('aborted', undefined, attempt, 'cancelled.');
         const waitMs =
@@ -150,15 +173,38 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
     }
   }
 
+  /**
+   * The model whose price counts a call's usage: the dearer of the model asked for and the one the server says answered
+   * (a server naming a cheaper model than it was asked for lowers no cost limit); the asked one when neither is priced.
+   */
+  function pricedModel(asked: string, answered: string, usage: LlmUsage): string {
+    const askedCost = costOf(asked, usage, options.prices);
+    const answeredCost = costOf(answered, usage, options.prices);
+    return answeredCost !== undefined && (askedCost === undefined || answeredCost > askedCost) ? answered : asked;
+  }
+
+  /**
+   * What a failed attempt spent: nothing when the server was never reached or the call was cancelled; else a request,
+   * and the tokens of a reply cut off part-way.
+   */
+  function spentBy(request: LlmChatRequest, state: Attempt, problem: Problem): LlmSpent | undefined {
+    const received = state.text !== '' || state.toolCalls.length > 0 || state.emitted;
+    if (problem.kind === 'aborted' || problem.unreached === true) return undefined;
+    const asked = request.model ?? options.model;
+    const toolCalls = state.toolCalls.length > 0 ? state.toolCalls : state.partialCalls.filter((call) => call !== undefined);
+    const attempt = { request, text: state.text, toolCalls, reasoningChars: state.reasoningChars };
+    const usage: LlmUsage = received ? attemptUsage(attempt, state.usage).usage : { promptTokens: 0, completionTokens: 0 };
+    const costUsd = costOf(pricedModel(asked, state.model ?? asked, usage), usage, options.prices);
+    return { requests: 1, usage, ...(costUsd === undefined ? {} : { costUsd }) };
+  }
+
   function finish(request: LlmChatRequest, state: Attempt): LlmChatResponse {
-    const reported = state.usage !== undefined;
-    const usage: LlmUsage = state.usage ?? {
-      promptTokens: countPromptTokens(request.messages, request.tools),
-      completionTokens: countTokens(state.text) + state.toolCalls.reduce((sum, call) => sum + countTokens(call.name) + countTokens(call.arguments), 0),
-    };
+    const counted = attemptUsage({ request, text: state.text, toolCalls: state.toolCalls, reasoningChars: state.reasoningChars }, state.usage);
+    const reported = counted.reported;
+    const usage = counted.usage;
     const asked = request.model ?? options.model;
     const model = state.model ?? asked;
-    const pricedAs = priceOf(model, options.prices) ? model : asked;
+    const pricedAs = pricedModel(asked, model, usage);
     const costUsd = costOf(pricedAs, usage, options.prices);
     const savedUsd = usage.cachedPromptTokens ? cacheSavingOf(pricedAs, usage, options.prices) : undefined;
     return {
@@ -255,6 +301,7 @@ async function sendAttempt(
     if (!choice) throw new EmptyReplyError('the response had no choices.');
     if (!choice.message) throw new EmptyReplyError('its choice had no message.');
     state.text = choice.message.content ?? '';
+    state.reasoningChars = reasoningLength(choice.message);
     // Stryker disable next-line ArrayDeclaration: a string in place of the empty list is dropped by the type check below
     state.toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>
       call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
@@ -262,7 +309,7 @@ async function sendAttempt(
     checkReplySize(state.text.length + state.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0));
     state.finishReason = choice.finish_reason ?? undefined;
     state.model = response.model || undefined;
-    if (response.usage) state.usage = usageOf(response.usage);
+    if (response.usage) state.usage = reportedUsage(response.usage);
     return;
   }
   // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
@@ -270,19 +317,20 @@ async function sendAttempt(
   const stream = await sdk.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
   // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
   heard?.();
-  const calls: { id: string; name: string; arguments: string }[] = [];
+  const calls: { id: string; name: string; arguments: string }[] = state.partialCalls;
   let sawChoice = false;
   let replyChars = 0;
   for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
     // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
     heard?.();
     if (chunk.model) state.model = chunk.model;
-    if (chunk.usage) state.usage = usageOf(chunk.usage);
+    if (chunk.usage) state.usage = reportedUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     sawChoice = true;
     if (choice.finish_reason) state.finishReason = choice.finish_reason;
     const content = choice.delta?.content;
+    state.reasoningChars += reasoningLength(choice.delta);
     // Stryker disable next-line ArrayDeclaration: a string in place of the empty list has no function, so adds 0
     replyChars += (content?.length ?? 0) + (choice.delta?.tool_calls ?? []).reduce((sum, part) => sum + (part.function?.arguments?.length ?? 0), 0);
     checkReplySize(replyChars);
@@ -369,6 +417,8 @@ interface Problem {
   status: number | undefined;
   detail: string;
   retryAfterMs?: number;
+  /** The request never reached the server (no connection): it spent nothing. */
+  unreached?: true;
 }
 
 function classify(error: unknown, signal: AbortSignal, now: number): Problem {
@@ -377,10 +427,14 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
   if (error instanceof AttemptTimeout) return { kind: 'timeout', status: undefined, detail: error.message };
   // Stryker disable next-line ConditionalExpression: the last return gives the same kind and detail
   if (error instanceof ReplyTooLongError) return { kind: 'other', status: undefined, detail: error.message };
+  const tooLarge = tooLargeBody(error);
+  if (tooLarge) return { kind: 'other', status: undefined, detail: tooLarge.message };
   if (error instanceof EmptyReplyError) return { kind: 'malformed', status: undefined, detail: `the server answered, but ${error.message}` };
   // Stryker disable next-line all: the attempt's own timer, started first with the same limit, always ends the attempt before the SDK's
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', status: undefined, detail: 'the request timed out.' };
-  if (error instanceof OpenAI.APIConnectionError) return { kind: 'network', status: undefined, detail: `could not reach the server (${causeText(error)}).` };
+  if (error instanceof OpenAI.APIConnectionError) {
+    return { kind: 'network', status: undefined, detail: `could not reach the server (${causeText(error)}).`, unreached: true };
+  }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     const status = error.status;
     const detail = `HTTP ${status}: ${error.message.replace(/^\d{3}\s*/, '')}`;
@@ -407,6 +461,14 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
   }
   if (error instanceof OpenAI.OpenAIError) return { kind: 'malformed', status: undefined, detail: `the response could not be read (${message}).` };
   return { kind: 'other', status: undefined, detail: message };
+}
+
+/** The `ReplyBodyTooLargeError` that `error` is or was caused by (the SDK and fetch may wrap a body's failure). */
+function tooLargeBody(error: unknown): ReplyBodyTooLargeError | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
+    if (cause instanceof ReplyBodyTooLargeError) return cause;
+  }
+  return undefined;
 }
 
 function causeText(error: Error): string {
@@ -441,13 +503,27 @@ function safeOrigin(baseURL: string): string {
   }
 }
 
-/**
- * The usage an OpenAI-compatible response reports, with the cached part of the prompt
- * (`prompt_tokens_details.cached_tokens`) when the provider gives a count that makes sense
- * (a whole number, at most the prompt tokens).
- */
-function usageOf(usage: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } | null }): LlmUsage {
-  const cached = usage.prompt_tokens_details?.cached_tokens;
-  const valid = typeof cached === 'number' && Number.isInteger(cached) && cached > 0 && cached <= usage.prompt_tokens;
-  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, ...(valid ? { cachedPromptTokens: cached } : {}) };
+/** Characters of the reasoning a message or delta carries beside its answer, in the fields servers use for it (DeepSeek, vLLM, OpenRouter). */
+function reasoningLength(part: object | undefined): number {
+  const fields = (part ?? {}) as Record<string, unknown>;
+  let chars = 0;
+  for (const name of ['reasoning_content', 'reasoning']) {
+    const value = fields[name];
+    if (typeof value === 'string') chars += value.length;
+  }
+  return chars;
+}
+
+/** `spent` and `more` together; either may be absent. */
+function addSpent(spent: LlmSpent | undefined, more: LlmSpent | undefined): LlmSpent | undefined {
+  if (spent === undefined || more === undefined) return spent ?? more;
+  const cost = spent.costUsd === undefined || more.costUsd === undefined ? undefined : spent.costUsd + more.costUsd;
+  return {
+    requests: spent.requests + more.requests,
+    usage: {
+      promptTokens: spent.usage.promptTokens + more.usage.promptTokens,
+      completionTokens: spent.usage.completionTokens + more.usage.completionTokens,
+    },
+    ...(cost === undefined ? {} : { costUsd: cost }),
+  };
 }

@@ -1,5 +1,6 @@
 import type { LlmClient } from '../servicePorts';
-import type { LlmChatResponse } from './llmTypes';
+import type { LlmChatResponse, LlmSpent, LlmUsage } from './llmTypes';
+import { isLlmError } from './llmError';
 import { shownUsd } from '../../shared/shownUsd';
 
 /** Per-run limits (docs/architecture.md §5); an absent limit is unlimited. Tokens count prompt + completion. */
@@ -27,6 +28,11 @@ export interface BudgetUsage {
   savedUsd: number;
   /** Calls whose cost was unknown (so `costUsd` undercounts). */
   unpricedRequests: number;
+}
+
+/** `value` when it is a count (finite, not negative), else 0. */
+function counted(value: number): number {
+  return Number.isFinite(value) && value >= 0 ? value : 0;
 }
 
 /** The usage of a run that made no call. */
@@ -69,8 +75,11 @@ export class BudgetExceededError extends Error {
 
 /** Counts a run's LLM use against its limits. */
 export interface BudgetTracker {
-  /** Adds one completed call. */
-  record(response: Pick<LlmChatResponse, 'usage' | 'costUsd' | 'savedUsd'>): void;
+  /**
+   * Adds one completed call, and what its failed attempts spent before it (`retriedSpent`). A count that is no count
+   * (negative, not finite) adds nothing but is not believed either: see `createBudgetTracker`.
+   */
+  record(response: Pick<LlmChatResponse, 'usage' | 'costUsd' | 'savedUsd' | 'retriedSpent'>): void;
   /** The first limit reached (checked in the order requests, tokens, cost), or `undefined`. */
   exhausted(): BudgetExhaustion | undefined;
   usage(): BudgetUsage;
@@ -89,7 +98,11 @@ export interface BudgetTracker {
 /**
  * A budget tracker. A limit counts as reached when usage is at or above it, so the call
  * that crosses a limit completes and the next one is refused: the run pauses between calls,
- * never in the middle of one.
+ * never in the middle of one (a call's own retries, at most a client's attempts, are part of it).
+ * Invariants against a client or server that lies: a token count or cost that is negative or
+ * not finite is counted as 0 tokens and an unknown cost, so no reply lowers what was used,
+ * and a limit compared with a usage that is not a number counts as reached; a call that fails
+ * still counts what its attempts spent (`LlmError.spent`), so failing calls cannot go on for free.
  */
 export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
   let current: BudgetLimits = { ...initial };
@@ -102,7 +115,8 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
       ['cost', used.costUsd, current.maxCostUsd, shownUsd],
     ];
     for (const [limit, value, max, show] of checks) {
-      if (max !== undefined && value >= max) {
+      // Not `value >= max`: a usage that is not a number (NaN) must reach the limit, not lift it.
+      if (max !== undefined && !(value < max)) {
         return {
           limit,
           used: value,
@@ -132,16 +146,24 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
     };
   };
 
+  const add = (requests: number, usage: LlmUsage, costUsd: number | undefined, savedUsd: number | undefined): void => {
+    used.requests += requests;
+    used.promptTokens += counted(usage.promptTokens);
+    used.completionTokens += counted(usage.completionTokens);
+    used.totalTokens = used.promptTokens + used.completionTokens;
+    used.cachedTokens += Math.min(counted(usage.cachedPromptTokens ?? 0), counted(usage.promptTokens));
+    used.savedUsd += counted(savedUsd ?? 0);
+    if (costUsd === undefined || counted(costUsd) !== costUsd) used.unpricedRequests += requests;
+    else used.costUsd += costUsd;
+  };
+  const addSpent = (spent: LlmSpent | undefined): void => {
+    if (spent !== undefined && spent.requests > 0) add(Math.ceil(counted(spent.requests)), spent.usage, spent.costUsd, undefined);
+  };
+
   const tracker: BudgetTracker = {
     record(response) {
-      used.requests++;
-      used.promptTokens += response.usage.promptTokens;
-      used.completionTokens += response.usage.completionTokens;
-      used.totalTokens = used.promptTokens + used.completionTokens;
-      used.cachedTokens += response.usage.cachedPromptTokens ?? 0;
-      used.savedUsd += response.savedUsd ?? 0;
-      if (response.costUsd === undefined) used.unpricedRequests++;
-      else used.costUsd += response.costUsd;
+      addSpent(response.retriedSpent);
+      add(1, response.usage, response.costUsd, response.savedUsd);
     },
     exhausted,
     usage: () => ({ ...used }),
@@ -151,7 +173,7 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
     },
     seed(usage) {
       // A journal written before cached tokens were counted has no cachedTokens nor savedUsd.
-      for (const key of Object.keys(used) as (keyof BudgetUsage)[]) used[key] = Math.max(used[key], usage[key] ?? 0);
+      for (const key of Object.keys(used) as (keyof BudgetUsage)[]) used[key] = Math.max(used[key], counted(usage[key] ?? 0));
     },
     wrap(client) {
       return {
@@ -160,7 +182,13 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
         async chat(request) {
           const reached = exhausted() ?? uncounted(client, request.model ?? client.model);
           if (reached) throw new BudgetExceededError(reached, tracker.usage());
-          const response = await client.chat(request);
+          let response: LlmChatResponse;
+          try {
+            response = await client.chat(request);
+          } catch (error: unknown) {
+            if (isLlmError(error)) addSpent(error.spent);
+            throw error;
+          }
           tracker.record(response);
           return response;
         },

@@ -1,3 +1,5 @@
+import type { LlmSpent } from './llmTypes';
+
 /**
  * Why an LLM call failed. `rate_limited`, `server`, `network`, `timeout` and `malformed`
  * are transient and retried; the others are not.
@@ -16,6 +18,8 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     readonly status: number | undefined,
     readonly attempts: number,
+    /** What the call's attempts used although it failed (requests the server answered, replies cut off part-way); absent when nothing was spent. */
+    readonly spent?: LlmSpent,
   ) {
     super(message);
   }

@@ -81,6 +81,17 @@ export interface LlmChatRequest {
   maxTokens?: number;
 }
 
+/**
+ * What the failed attempts of one call used: each was a request the server answered (or held until a time limit),
+ * and a reply cut off part-way was billed for its prompt and for what it had sent. Counted locally, never taken from
+ * the server's word. `costUsd` is absent when the model's price is unknown.
+ */
+export interface LlmSpent {
+  requests: number;
+  usage: LlmUsage;
+  costUsd?: number;
+}
+
 /** The model's complete reply. `costUsd` is `undefined` when the model's price is unknown. */
 export interface LlmChatResponse {
   text: string;
@@ -94,4 +105,6 @@ export interface LlmChatResponse {
   /** The model that answered, as the API named it. */
   model: string;
   finishReason?: string;
+  /** What the attempts that failed before this reply used (a retried call), on top of `usage`; absent when none did. */
+  retriedSpent?: LlmSpent;
 }
