@@ -1,6 +1,6 @@
 import { renderPlanningSection, renderSessionPlan } from './planningPrompt';
 import type { PlanningStrategy } from './planningPrompt';
-import { addSteps, clearPlan, markStep, setupPlan, updateStep } from './sessionPlan';
+import { addSteps, clearPlan, markStep, restorePlan, setupPlan, updateStep } from './sessionPlan';
 import type { SessionPlan, SessionPlanResult, SessionStepStatus, StepDraft } from './sessionPlan';
 import { ToolValidationError } from './toolValidationError';
 
@@ -24,9 +24,12 @@ export interface SessionPlanner {
   onChange(listener: (plan: SessionPlan) => void): () => void;
 }
 
-/** A planner, empty or resuming from a saved snapshot. */
+/**
+ * A planner, empty or resuming from a saved snapshot; a snapshot the tools could not have made (a control character,
+ * too many steps or notes…) is refused with an `Error`, so what it holds is always within the tools' rules.
+ */
 export function createSessionPlanner(initial?: SessionPlan): SessionPlanner {
-  let plan = initial;
+  let plan = initial === undefined ? undefined : restorePlan(initial);
   const listeners = new Set<(plan: SessionPlan) => void>();
   const commit = (result: SessionPlanResult): SessionPlanResult => {
     plan = result.plan;

@@ -57,9 +57,15 @@ export async function chatPlan(
           written = 0;
           streamed.length = 0;
         }
+        written = index + 1;
+        // A model may write thousands of steps: the chat lists the first ones as they come, and the plan once checked.
+        if (index > chatLimits.steps) return;
+        if (index === chatLimits.steps) {
+          stream.markdown(`${vscode.l10n.t('…more steps as the model writes them; the plan lists them once it is checked.')}\n`);
+          return;
+        }
         streamed[index] = step.title;
         stream.markdown(chatStepLine(step, index));
-        written = index + 1;
       },
     });
     return { planned: result, model };
@@ -138,7 +144,8 @@ function finishPlan(
   log.info(`Planned in the chat: ${plan.steps.length} step(s) for ${plan.objective}. Critic ${critique.score}/10.`);
   tree.setPlan(plan);
   // The steps streamed are the model's draft: listed again when the plan as parsed and checked differs.
-  const sameAsStreamed = streamed.length === plan.steps.length && plan.steps.every((step, index) => streamed[index] === step.title);
+  const sameAsStreamed =
+    written === plan.steps.length && streamed.length === plan.steps.length && plan.steps.every((step, index) => streamed[index] === step.title);
   stream.markdown(`${written > 0 ? '\n' : ''}${chatPlanMarkdown(plan, critique, !sameAsStreamed)}`);
   for (const warning of planned.warnings.slice(0, maxWarnings)) stream.markdown(`- ⚠ ${chatText(warning, chatLimits.line)}\n`);
   if (planned.warnings.length > maxWarnings) {
