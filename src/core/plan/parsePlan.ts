@@ -3,7 +3,7 @@ import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
 import { parseJsonLoose } from '../text/parseJsonLoose';
 import { normalizeStep, wordsOf, writtenStepId, type RawStepEntry, type StepNames } from './normalizeStep';
-import { planBasisSchema, planSchema, type Plan } from './planSchema';
+import { maxPlanSteps, planBasisSchema, planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord } from './rawValues';
 import { errorMessage } from '../../shared/errorMessage';
 import { boundsAdvice, stepArgumentsBounds } from '../../shared/stepEditSchema';
@@ -74,6 +74,15 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   const container = found.container;
 
   const entries = flattenPhases(found.list, warnings);
+  if (entries.length > maxPlanSteps) {
+    return {
+      ok: false,
+      errors: [
+        `The plan has ${entries.length.toLocaleString('en-US')} steps, more than the ${maxPlanSteps.toLocaleString('en-US')} one plan may have. ` +
+          'Split the work into smaller plans, or group steps into larger ones.',
+      ],
+    };
+  }
   const names: StepNames = { taken: new Set(entries.flatMap((entry) => writtenStepId(entry) ?? [])), renamed: new Map() };
   const normalized = entries.flatMap((entry, index) => {
     const step = normalizeStep(entry, index, warnings, names);

@@ -70,6 +70,12 @@ true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [C
 /** A JSON Schema object (draft 2020-12 subset) that a step's structured result must satisfy. */
 export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
 
+/**
+ * Most steps a plan read from text (a model's answer, a plan file, a repair plan) may have: past it the review, the
+ * critic and the run's prompts and summaries all grow with the plan for no use anyone can review.
+ */
+export const maxPlanSteps = 5000;
+
 /** Longest path or search named in a plan's basis or a step's `basedOn`, in characters. */
 export const maxBasisEntryLength = 500;
 /** Most files one step may cite in `basedOn`. */

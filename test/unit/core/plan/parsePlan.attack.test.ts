@@ -4,6 +4,7 @@ import { critiquePlan } from '../../../../src/core/plan/critiquePlan';
 import { validatePlan } from '../../../../src/core/plan/validatePlan';
 import { buildPanelViewModel } from '../../../../src/core/view/buildPanelViewModel';
 import { maxArgumentsDepth } from '../../../../src/shared/stepEditSchema';
+import { maxPlanSteps } from '../../../../src/core/plan/planSchema';
 
 /** A JSON text of an object nested `depth` levels deep around a string (written as text: no recursion here either). */
 function nestedText(depth: number): string {
@@ -36,6 +37,16 @@ describe('parsePlan: attacks on its free-form values', () => {
     assert.deepEqual(parsePlan(planText(long)), { ok: false, errors: ['Step W: Keep its arguments under 6,000,000 characters: put a long text in a file.'] });
     const file = parsePlan(planText(JSON.stringify('y'.repeat(5 * 1024 * 1024))));
     assert.ok(file.ok, file.ok ? '' : file.errors.join('; '));
+  });
+
+  it('attack: a plan of 10,001 steps is refused before its steps are read (a model\'s 10,000 steps ran for minutes and printed megabytes); 5,000 are taken', () => {
+    const steps = (count: number) => JSON.stringify({ objective: 'Many', steps: Array.from({ length: count }, (_, index) => ({ id: `S${index + 1}`, title: `Step ${index + 1}`, kind: 'manual', dependsOn: [] })) });
+    assert.deepEqual(parsePlan(steps(10_001)), {
+      ok: false,
+      errors: [`The plan has 10,001 steps, more than the ${maxPlanSteps.toLocaleString('en-US')} one plan may have. Split the work into smaller plans, or group steps into larger ones.`],
+    });
+    const most = parsePlan(steps(maxPlanSteps));
+    assert.ok(most.ok && most.plan.steps.length === maxPlanSteps);
   });
 
   it('takes arguments just within the depth, and the plan is checked and shown', () => {
