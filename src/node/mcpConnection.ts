@@ -15,7 +15,7 @@ import { findProgram } from './findProgram';
 import { inFolder, readMcpEnvFile } from './mcpEnvFile';
 import { pidNamespaceLauncher } from './pidNamespace';
 import { followProcessTree, type ProcessTree } from './processTree';
-import { boundedFetch } from './mcpBoundedFetch';
+import { mcpBoundedFetch } from './mcpBoundedFetch';
 
 /** How servers are started and called. Times in milliseconds. */
 export interface McpConnectionOptions {
@@ -211,7 +211,7 @@ async function makeTransport(
       transport: new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...config.headers } },
         redirectPolicy: 'same-origin',
-        fetch: boundedFetch(oversized),
+        fetch: mcpBoundedFetch(oversized),
       }),
       processes: () => undefined,
       stderrEnded: () => Promise.resolve(),
