@@ -126,11 +126,22 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     return this.undone?.runId;
   }
 
-  /** Shows a chat agent's session plan while no task plan is shown. */
+  /**
+   * Shows a chat agent's session plan (a todo list kept through the `planning_*` tools), unless the view shows what the
+   * user is to act on: a plan under review (the view's Save, Export and Review act on it) or a run waiting for an answer
+   * (its Approve and Reject rows). Another agent's tool call hid those until the next run event; the session plan then
+   * shows at its next change once they are settled.
+   */
   setSessionPlan(plan: SessionPlan | undefined): void {
     this.session = plan;
-    this.showing = 'session';
+    if (!this.awaitsUser()) this.showing = 'session';
     this.render();
+  }
+
+  /** Whether the view shows a task plan under review, or a run with a step waiting for the user. */
+  private awaitsUser(): boolean {
+    if (this.showing !== 'plan' || this.plan === undefined) return false;
+    return this.run === undefined || Object.values(this.run.steps).some((step) => step.status.startsWith('awaiting_'));
   }
 
   /**

@@ -37,8 +37,8 @@ export interface TaskPlannerApi {
   planTreeLabels(): string[];
   /** The Plan tree's current plan, as planned (its basis included). */
   currentPlan(): Plan | undefined;
-  /** Makes `plan` the Plan tree's current plan, as a new plan or an edit elsewhere (the panel, another chat) does. */
-  setCurrentPlan(plan: Plan): void;
+  /** Makes `plan` the Plan tree's current plan, as a new plan or an edit elsewhere (the panel, another chat) does; `undefined` shows none. */
+  setCurrentPlan(plan: Plan | undefined): void;
   /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
   planTreeNodes(): PlanTreeNode[];
   /** What the Plan view's title says it shows, beside "Plan". */

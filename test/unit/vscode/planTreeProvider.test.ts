@@ -136,3 +136,36 @@ describe('the Plan view after a review that ends without a run (a newcomer\'s tr
     assert.equal(tree.shownRun(), done);
   });
 });
+
+describe("the Plan view and a chat agent's session plan (an outside attack: another agent's tool call hid what the user acts on)", () => {
+  const { PlanTreeProvider: Provider } = requireWithVscode<{ PlanTreeProvider: new () => PlanTreeProvider }>(require.resolve('../../../src/vscode/planTreeProvider'), {
+    EventEmitter: FakeEmitter,
+    commands: { executeCommand: () => Promise.resolve(undefined) },
+  });
+  const session = { objective: 'Tidy the repo', status: 'active' as const, version: 1, steps: [{ id: 'S001', title: 'Sort imports', status: 'pending' as const, notes: [] }] };
+  const labels = (tree: PlanTreeProvider): string[] => tree.getChildren().map((node) => String(node.label));
+
+  it('attack: keeps a plan under review and a run waiting for an approval in view; shows the session plan otherwise', () => {
+    const tree = new Provider();
+    tree.setSessionPlan(session);
+    assert.deepEqual(labels(tree), ['Tidy the repo', 'S001 Sort imports'], 'nothing else to show');
+    tree.setPlan(plan);
+    tree.setSessionPlan({ ...session, version: 2 });
+    assert.deepEqual(labels(tree).slice(-2), ['1. Write notes', '2. Check them'], 'a plan under review stays');
+    const waiting = stateOf([
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'S1', attempt: 1 },
+      { type: 'approval_requested', stepId: 'S1', request: { id: 'S1@1', fingerprint: 'f', stepId: 'S1', kind: 'approval', prompt: 'write notes.md' } },
+    ]);
+    tree.release();
+    tree.follow(waiting);
+    assert.equal(waiting.steps['S1']?.status, 'awaiting_approval');
+    tree.setSessionPlan({ ...session, version: 3 });
+    assert.equal(tree.shownRun(), waiting);
+    assert.ok(labels(tree).includes('1. Write notes'), `a run waiting for an approval stays: ${labels(tree).join(' | ')}`);
+    const running = stateOf([{ type: 'run_started', plan }, { type: 'step_started', stepId: 'S1', attempt: 1 }]);
+    tree.follow(running);
+    tree.setSessionPlan({ ...session, version: 4 });
+    assert.deepEqual(labels(tree), ['Tidy the repo', 'S001 Sort imports'], "a run going on gives way to its agent's todo list, as before");
+  });
+});
