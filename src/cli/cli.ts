@@ -26,6 +26,7 @@ declare const TASK_PLANNER_VERSION: string | undefined;
 /** Every option of every command (`optionScope` says which commands read which). */
 const cliOptions = {
   workspace: { type: 'string' },
+  run: { type: 'string' },
   concurrency: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
@@ -182,7 +183,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       }
       case 'export': {
         const file = required(target, 'export needs a plan file: task-planner export <plan.json> --format F');
-        return await exportCommand(file, { format: values.format, out: values.out, model: false }, io);
+        const run = values.run === undefined ? undefined : { runId: values.run, workspace };
+        return await exportCommand(file, { format: values.format, out: values.out, model: false }, io, run);
       }
       case 'resume': {
         const runId = required(target, 'resume needs a run id: task-planner resume <runId> (list them with "task-planner runs")');

@@ -186,10 +186,15 @@ export const noRunStart = 'its journal holds no start of a run (no plan): it was
  * another process holds rejects with a `RunInUseError`; a lock that cannot be taken otherwise rejects with why.
  */
 export async function lockListedRun(store: RunStore, runId: string, workspace: string): Promise<void> {
+  await requireListedRun(store, runId, workspace);
+  await lockRun(runsDirectory(workspace), runId);
+}
+
+/** Rejects with a `UsageError` saying how to list the runs when `store` (the runs of `workspace`) has no run `runId`. */
+export async function requireListedRun(store: RunStore, runId: string, workspace: string): Promise<void> {
   if (!(await store.list()).some((run) => run.runId === runId)) {
     throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}. List the runs with: task-planner runs --workspace ${shellWord(workspace)}`);
   }
-  await lockRun(runsDirectory(workspace), runId);
 }
 
 /**

@@ -8,7 +8,7 @@ Usage:
   task-planner validate <plan.json> [--workspace DIR] [--json] [MCP options]
   task-planner run <plan.json | tasks file> [--tick] [run options]
   task-planner import <tasks file> [--format F] [--out plan.json] [--base-url URL --model M]
-  task-planner export <plan.json> --format F [--out FILE]
+  task-planner export <plan.json> --format F [--out FILE] [--run RUN] [--workspace DIR]
   task-planner resume <runId> [run options]
                      [--approve STEP] [--reject STEP[=REASON]] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
@@ -45,7 +45,8 @@ Commands:
              may change. With a model the steps are agents', else yours to do. Lines that
              are no task stay in the objective as written.
   export     Write a plan file as a task list of --format (one of the formats above); import
-             reads it back with the same steps, order, dependencies and ticks.
+             reads it back with the same steps, order, dependencies and ticks. With --run RUN
+             (a run of that plan in the workspace) the steps it completed are ticked.
   resume     Continue a run from its journal: completed steps are not re-run; steps that were
              running or waiting start again, with the answers given here. Repairs like run.
   rerun      Run from here: start a new run of an ended run's plan that keeps the results

@@ -15,6 +15,7 @@ const scopedOptions = {
   from: ['rerun', 'undo'],
   format: ['import', 'export'],
   out: ['import', 'export'],
+  run: ['export'],
   // A run's trace goes to a file only from its journal, afterwards: `run --trace FILE` wrote nothing and said nothing.
   trace: ['trace'],
 } as const satisfies Record<string, readonly string[]>;

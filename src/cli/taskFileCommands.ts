@@ -2,14 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { chmod, lstat, rename, rm, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { exportTaskFile, importTaskFile, sniffTaskFormat, type ImportedTaskFile } from '../core/interop/importTaskFile';
+import { exportTaskFile, importTaskFile, sniffTaskFormat, stepsDoneIn, type ImportedTaskFile } from '../core/interop/importTaskFile';
+import { replayJournal } from '../core/engine/replayJournal';
+import type { RunState } from '../core/engine/runEvents';
+import { createFileRunStore } from '../node/fileRunStore';
 import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat } from '../core/interop/interopFormats';
 import type { Plan } from '../core/plan/planSchema';
 import { planFileText } from '../core/plan/planFile';
 import { readBoundedText } from '../node/readBoundedText';
 import { timerClock } from '../node/timerClock';
 import { errorMessage } from '../shared/errorMessage';
-import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError, warningLine } from './cliIo';
+import { type CliIo, loadListedJournal, loadPlanFile, maxPlanFileBytes, requireListedRun, runsDirectory, UsageError, warningLine } from './cliIo';
+import { shortLine } from './shortLine';
+import { terminalSafe } from './terminalSafe';
 import { leadsOutside } from '../shared/leadsOutside';
 import { readOrigin } from '../core/interop/sourceOrigin';
 import { oneLine } from '../core/text/oneLine';
@@ -134,12 +139,24 @@ export async function importCommand(file: string, options: TaskFileOptions, io: 
   return 0;
 }
 
-/** `export PLAN --format F [--out FILE]`: a plan file written as a task file of format F. */
-export async function exportCommand(file: string, options: TaskFileOptions, io: CliIo): Promise<number> {
+/** The run whose completed steps an export ticks (`--run`), in the workspace whose journals hold it. */
+export interface ExportRun {
+  runId: string;
+  workspace: string;
+}
+
+/**
+ * `export PLAN --format F [--out FILE] [--run RUN]`: a plan file written as a task file of format F; with `--run`, the
+ * steps that run of the plan completed ticked (as the editor's export ticks those of the run it shows). A run of
+ * another plan is bad input: nothing is written.
+ */
+export async function exportCommand(file: string, options: TaskFileOptions, io: CliIo, run?: ExportRun): Promise<number> {
   const format = parseTaskFormat(options.format);
   if (format === undefined) throw new UsageError(`export needs --format, one of ${interopFormats.join(', ')}.`);
   const { plan } = await loadPlanFile(file);
-  await emit(exportTaskFile(plan, format), options.out, io);
+  const done = run === undefined ? new Set<string>() : stepsDoneIn(plan, await runOfPlan(plan, file, run));
+  await emit(exportTaskFile(plan, format, done), options.out, io);
+  if (run !== undefined) io.err(`Ticked ${done.size} of ${plan.steps.length} tasks: the steps run ${run.runId} completed.`);
   const lost = exportLosses(plan, format);
   // A newcomer's export, imported back, ran as tasks to do by hand, and nothing had said so.
   if (lost.length > 0) {
@@ -149,6 +166,22 @@ export async function exportCommand(file: string, options: TaskFileOptions, io: 
     );
   }
   return 0;
+}
+
+/** The state of run `run.runId`, which must be a run of `plan` (read from `file`). */
+async function runOfPlan(plan: Plan, file: string, run: ExportRun): Promise<RunState> {
+  const store = createFileRunStore(runsDirectory(run.workspace));
+  await requireListedRun(store, run.runId, run.workspace);
+  const state = replayJournal(run.runId, await loadListedJournal(store, run.runId));
+  if (state.plan?.id !== plan.id) {
+    throw new UsageError(
+      terminalSafe(
+        `Run ${run.runId} ran another plan ("${shortLine(state.plan?.objective ?? '', 80)}"), not the one in ${displayName(file)}: nothing was written. ` +
+          'Give a run of this plan (task-planner runs lists them), or export without --run.',
+      ),
+    );
+  }
+  return state;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
-import { exportFileName, exportTaskFile, importTaskFile, sniffTaskFormat } from '../core/interop/importTaskFile';
+import { exportFileName, exportTaskFile, importTaskFile, sniffTaskFormat, stepsDoneIn } from '../core/interop/importTaskFile';
 import { readOrigin } from '../core/interop/sourceOrigin';
 import { interopFormatNames, interopFormats, type InteropFormat } from '../core/interop/interopFormats';
 import { critiquePlan } from '../core/plan/critiquePlan';
@@ -163,10 +163,7 @@ export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<Ta
   }
   const format = await deps.ui.pickFormat();
   if (format === undefined) return undefined;
-  const run = await deps.run();
-  // Only a run of this very plan says which of its steps are done.
-  const done = run?.plan?.id === plan.id ? plan.steps.filter((step) => run.steps[step.id]?.status === 'completed').map((step) => step.id) : [];
-  const text = exportTaskFile(plan, format, new Set(done));
+  const text = exportTaskFile(plan, format, stepsDoneIn(plan, await deps.run()));
   // Saved under the name the other tool looks for: an unsaved document was offered as "# Make `notes search`.md".
   const target = await deps.ui.saveLocation(exportFileName(plan, format));
   if (!target) return undefined;

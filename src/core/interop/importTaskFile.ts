@@ -1,3 +1,4 @@
+import type { RunState } from '../engine/runEvents';
 import { maxPlanSteps, type Plan } from '../plan/planSchema';
 import { planFileName } from '../plan/planFile';
 import { interopCodecs } from './interopCodecs';
@@ -119,6 +120,15 @@ export function exportTaskFile(plan: Plan, format: InteropFormat, done: Readonly
           })),
         };
   return interopCodecs[format].write(ticked);
+}
+
+/**
+ * The steps of `plan` that `run` completed, to tick in an export (`exportTaskFile`); none when `run` is not a run of
+ * that very plan (its id): only such a run says which of its steps are done.
+ */
+export function stepsDoneIn(plan: Plan, run: Pick<RunState, 'plan' | 'steps'> | undefined): Set<string> {
+  if (run?.plan?.id !== plan.id) return new Set();
+  return new Set(plan.steps.filter((step) => run.steps[step.id]?.status === 'completed').map((step) => step.id));
 }
 
 /**

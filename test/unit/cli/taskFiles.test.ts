@@ -68,6 +68,42 @@ describe('task-planner CLI: task files of other tools', function () {
     assert.match(result.stderr, /line 4: S2 Run `npm test` after S1 \(tool run_command\)/);
   });
 
+  it('export --run ticks the tasks whose steps that run completed; a run of another plan writes nothing (the editor ticked, the command line could not)', async () => {
+    const root = join(workspace.path, 'export-run');
+    mkdirSync(root, { recursive: true });
+    const planFile = join(root, 'notes.plan.json');
+    writeFileSync(planFile, JSON.stringify({
+      id: 'plan-export-run',
+      objective: 'Write the notes, then read them out',
+      steps: [
+        { id: 'W', title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content: '# Notes\n' }, dependsOn: [] },
+        { id: 'M', title: 'Read them out loud', kind: 'manual', dependsOn: ['W'] },
+      ],
+    }));
+    const run = await cli(['run', planFile, '--workspace', root, '--allow-file-changes', '--json']);
+    assert.equal(run.code, 3, run.stderr);
+    const { runId } = JSON.parse(run.stdout) as { runId: string };
+    const exported = await cli(['export', planFile, '--format', 'checklist', '--run', runId, '--workspace', root]);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.match(exported.stdout, /^- \[x\] Write the notes$/m);
+    assert.match(exported.stdout, /^- \[ \] Read them out loud$/m);
+    assert.match(exported.stderr, new RegExp(`^Ticked 1 of 2 tasks: the steps run ${runId} completed\\.$`, 'm'));
+    // A run of another plan says nothing of this one's steps.
+    const other = join(root, 'other.plan.json');
+    writeFileSync(other, JSON.stringify({ id: 'plan-other', objective: 'Something else', steps: [{ id: 'W', title: 'Write the notes', kind: 'manual', dependsOn: [] }] }));
+    const out = join(root, 'tasks.md');
+    const refused = await cli(['export', other, '--format', 'checklist', '--run', runId, '--workspace', root, '--out', out]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, new RegExp(`Run ${runId} ran another plan \\("Write the notes, then read them out"\\), not the one in other\\.plan\\.json: nothing was written`));
+    assert.equal(existsSync(out), false);
+    const unknown = await cli(['export', planFile, '--format', 'checklist', '--run', 'no-such-run', '--workspace', root]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No run "no-such-run" in .*List the runs with: task-planner runs --workspace/);
+    const misplaced = await cli(['import', join(fixtures, 'checklist/release.md'), '--run', runId]);
+    assert.equal(misplaced.code, 2);
+    assert.match(misplaced.stderr, /--run does not apply to "import"; it goes with "export"/);
+  });
+
   it('run takes a task file: without a model its open tasks are yours to do, the ticked ones skipped as done', async () => {
     const result = await cli(['run', join(fixtures, 'checklist/release.md'), '--workspace', workspace.path, '--json']);
     assert.equal(result.code, 3, result.stderr);
