@@ -92,6 +92,8 @@ export class StepEditForm extends LitElement {
   values: FormValues = {};
   errors: Record<string, string> = {};
   private announcement = '';
+  /** The arguments each tool had in this form when another was chosen (`withFieldValue`). */
+  private argumentsByTool: Record<string, string> = {};
   /** What was typed into a list so far, to choose in it by its start (`onSelectKey`). */
   private typed: TypedPrefix | undefined;
   /** The edit sent, until the host answers: the form closes when it was taken (a refusal leaves it open, nothing lost). */
@@ -155,12 +157,15 @@ export class StepEditForm extends LitElement {
     const name = target.getAttribute('name');
     if (!name) return;
     if (!Object.hasOwn(fieldSpecs, name)) return;
+    // What the tool left had as arguments, for a switch back to it.
+    if (name === 'tool' && this.values.tool !== undefined) this.argumentsByTool = { ...this.argumentsByTool, [this.values.tool]: this.values.args ?? '' };
     this.values = withFieldValue(
       this.values,
       name as FieldName,
       target.tagName === 'VSCODE-CHECKBOX' ? String(target.checked === true) : String(target.value ?? ''),
       this.templates,
       this.toolParameters,
+      this.argumentsByTool,
     );
     // kept in the panel's saved state: hiding the panel tears this page down, and the form comes back with it
     this.dispatchEvent(new CustomEvent(formValuesEvent, { detail: { stepId: this.step?.id, values: this.values }, bubbles: true, composed: true }));

@@ -125,7 +125,10 @@ const attemptsNote =
 /**
  * The form's values once field `name` holds `value`, with the failure policy and the
  * attempts kept consistent: choosing Retry with fewer than 2 attempts sets 2 (the first try
- * and one retry); leaving Retry for another policy sets 1, so the step is tried once.
+ * and one retry); leaving Retry for another policy sets 1, so the step is tried once. Another
+ * tool gets the arguments it had in this form before (`remembered`, by tool), else its template
+ * with what of the typed arguments it takes: going through other tools (typing `ru` passes
+ * read_file) and back to run_command gave it an empty `argv` (a newcomer's trial).
  */
 export function withFieldValue(
   values: FormValues,
@@ -133,10 +136,14 @@ export function withFieldValue(
   value: string,
   templates: Readonly<Record<string, string>> = {},
   parameters: Readonly<Record<string, readonly string[]>> = {},
+  remembered: Readonly<Record<string, string>> = {},
 ): FormValues {
   const next: FormValues = { ...values, [name]: value };
   const template = templates[value];
-  if (name === 'tool' && value !== values.tool && template !== undefined) next.args = argumentsFor(values.args ?? '', template, parameters[value]);
+  if (name === 'tool' && value !== values.tool) {
+    if (Object.hasOwn(remembered, value)) next.args = remembered[value];
+    else if (template !== undefined) next.args = argumentsFor(values.args ?? '', template, parameters[value]);
+  }
   if (name !== 'onFailure' || value === values.onFailure) return next;
   const attempts = Number(values.maxAttempts);
   if (value === 'retry' && !(attempts >= 2)) next.maxAttempts = '2';

@@ -277,6 +277,15 @@ describe('webview step form model', () => {
       assert.equal(withFieldValue(start, 'title', 'x', templates).args, start.args);
     });
 
+    it("gives a tool back the arguments it had in the form (a newcomer's trial: typing `ru` passed list_files, and run_command came back with an empty argv)", () => {
+      const command = { ...initialValues(undefined, ['run_command', 'list_files'], { templates }), tool: 'run_command', args: 'argv:\n  - npm\n  - test' };
+      const listed = withFieldValue(command, 'tool', 'list_files', templates, {}, { run_command: command.args });
+      assert.equal(listed.args, '{}');
+      const back = withFieldValue(listed, 'tool', 'run_command', templates, {}, { run_command: command.args, list_files: listed.args });
+      assert.equal(back.args, 'argv:\n  - npm\n  - test');
+      assert.equal(withFieldValue(listed, 'tool', 'run_command', templates).args, '{}', 'nothing remembered: as before');
+    });
+
     it('reads a multi-line content typed as text (YAML), and JSON as before', () => {
       const yaml = 'path: notes.txt\ncontent: |\n  first line\n  "quoted" second line\n';
       const result = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: yaml }, undefined);
