@@ -19,6 +19,7 @@ import { RunsTreeProvider, registerRunsCommands } from './vscode/runsView';
 import { WalkthroughProgress } from './vscode/walkthroughProgress';
 import { estimateSetupFor, runSetupFor } from './vscode/runSetup';
 import { RunStatusBar } from './vscode/runStatusBar';
+import { PlanViewWelcome } from './vscode/planViewWelcome';
 import { readSettings } from './vscode/settings';
 import { registerStepCommands } from './vscode/stepCommands';
 import { notifyRunFinished, notifyRunInterrupted, type RunEndNotice } from './vscode/runNotifications';
@@ -160,6 +161,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);
+  const welcome = new PlanViewWelcome(() => tree.getChildren().length === 0);
   /** What Undo took back of a run, in the Plan view and the status bar (each says so while it shows that run). */
   const showUndone = (runId: string, undone: Pick<UndoneChanges, 'steps' | 'anyLeft'>): void => {
     tree.setUndone(runId, undone);
@@ -284,6 +286,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     runs.onDidStartExecution(() => tree.release()),
     // The view's title names what it shows (the plan panel may show another run).
     tree.onDidChangeTreeData(() => {
+      welcome.changed();
       planView.description = tree.shownDescription();
       statusBar.reviewing(tree.currentPlan() !== undefined && tree.shownRun() === undefined);
     }),
@@ -321,9 +324,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     const shown = interrupted[0] && (await runs.showInterrupted(interrupted[0].runId));
     if (shown && !(panelsMade && panels().panels.panel())) panels().showRun(shown, false);
   }).catch((error: unknown) => log.warn(`Could not show the run the reload interrupted: ${errorMessage(error)}`))
-    // Until then the empty Plan view says nothing: its "No plan yet" showed for a moment over the run it then showed
-    // (a newcomer's trial, on reload).
-    .finally(() => void vscode.commands.executeCommand('setContext', 'taskPlanner.planViewRestored', true));
+    .finally(() => welcome.restored());
   return {
     tree,
     planView,
