@@ -11,6 +11,8 @@ export interface UndoQuestion {
   readonly fromStep?: string;
   /** The folder-relative paths Undo would put back, in first-change order (at least one). */
   readonly files: readonly string[];
+  /** Those of `files` the run created, which Undo removes; absent when none. */
+  readonly created?: readonly string[];
 }
 
 /** Asks `question`; `true` when the user chose to undo. */
@@ -23,21 +25,42 @@ const namedFiles = 5;
  * Asks in a modal dialog before Undo takes back a run's changes, which Task Planner cannot bring back (a newcomer's click on
  * "Undo run" in a notification undid a run at once). "Keep the changes" comes first, so a stray Enter keeps them.
  */
-export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, files }) => {
+export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, files, created = [] }) => {
+  // Not "Keep the changes" as the close affordance, to drop the Cancel beside it: the editor puts that button last and
+  // focuses the first, so a stray Enter would undo.
   const [keep, undo] = [vscode.l10n.t('Keep the changes'), fromStep === undefined ? vscode.l10n.t('Undo run') : vscode.l10n.t('Undo from here')];
   const name = shownLine(objective, 80);
   const question =
     fromStep === undefined
       ? vscode.l10n.t('Undo the run "{0}"?', name)
       : vscode.l10n.t('Undo step {0} of the run "{1}", and the later steps that depend on it or changed the same files?', shownLine(fromStep, 40), name);
-  const shown = files.slice(0, namedFiles).map((file) => shownLine(visibleDirection(file), 120));
-  const list = files.length > namedFiles ? vscode.l10n.t('{0} and {1} more', shown.join(', '), files.length - namedFiles) : shown.join(', ');
+  // A file the run created goes back to not being there: "goes back to how it was" told a newcomer it would stay.
+  const made = new Set(created);
+  const restored = files.filter((file) => !made.has(file));
+  const removed = files.filter((file) => made.has(file));
   const detail = [
-    files.length === 1
-      ? vscode.l10n.t('This file goes back to how it was before the run: {0}.', list)
-      : vscode.l10n.t('These files go back to how they were before the run: {0}.', list),
+    ...(restored.length === 0
+      ? []
+      : [
+          restored.length === 1
+            ? vscode.l10n.t('This file goes back to how it was before the run: {0}.', fileList(restored))
+            : vscode.l10n.t('These files go back to how they were before the run: {0}.', fileList(restored)),
+        ]),
+    ...(removed.length === 0
+      ? []
+      : [
+          removed.length === 1
+            ? vscode.l10n.t('This file, which the run created, is deleted: {0}.', fileList(removed))
+            : vscode.l10n.t('These files, which the run created, are deleted: {0}.', fileList(removed)),
+        ]),
     vscode.l10n.t('A file changed since the run is left as it is. Task Planner cannot redo what Undo takes back.'),
   ].join('\n\n');
   const choice = await showWarning(question, { modal: true, detail }, keep, undo).then(undefined, () => undefined);
   return choice === undo;
 };
+
+/** `files` named for the dialog, the first few, then "and N more". */
+function fileList(files: readonly string[]): string {
+  const shown = files.slice(0, namedFiles).map((file) => shownLine(visibleDirection(file), 120));
+  return files.length > namedFiles ? vscode.l10n.t('{0} and {1} more', shown.join(', '), files.length - namedFiles) : shown.join(', ');
+}

@@ -33,7 +33,7 @@ export class RunChanges implements vscode.Disposable {
    * nothing (`undo` says so).
    */
   async undoAsked(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }): Promise<RunUndo | undefined> {
-    const { state, all } = await this.chainOf(runId);
+    const { state, all, chain } = await this.chainOf(runId);
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, all, fromStep.stepId);
     // What a failed change never wrote, or an earlier Undo took back, is not asked about.
@@ -42,7 +42,13 @@ export class RunChanges implements vscode.Disposable {
     const asked = all.filter((checkpoint) => isFileChange(checkpoint) && inScope(checkpoint) && left(checkpoint));
     const files = [...new Set(asked.map((checkpoint) => checkpoint.path))];
     if (files.length > 0) {
-      const question = { objective: state?.plan?.objective ?? runId, files, ...(fromStep ? { fromStep: fromStep.stepId } : {}) };
+      const created = createdFiles(asked, chain);
+      const question = {
+        objective: state?.plan?.objective ?? runId,
+        files,
+        ...(created.length > 0 ? { created } : {}),
+        ...(fromStep ? { fromStep: fromStep.stepId } : {}),
+      };
       if (!(await this.confirm(question))) return undefined;
     }
     // Read again: the question may have stayed open while another Undo or a repair changed the run's checkpoints.
@@ -123,6 +129,18 @@ export class RunChanges implements vscode.Disposable {
     const all = (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat();
     return { lane, checkpoints, state, chain, all };
   }
+}
+
+/**
+ * The paths of `changes` (of the runs `chain`, newest first, each run's in the order recorded) whose first change found
+ * no file: what Undo puts back there is no file at all.
+ */
+function createdFiles(changes: readonly Checkpoint[], chain: readonly string[]): string[] {
+  const first = new Map<string, Checkpoint>();
+  for (const runId of [...chain].reverse()) {
+    for (const change of changes) if (change.runId === runId && !first.has(change.path)) first.set(change.path, change);
+  }
+  return [...first.values()].filter((change) => !change.before.exists).map((change) => change.path);
 }
 
 /** A change of a file, not a folder made for one: the summary counts and links files; Undo still removes those folders. */

@@ -308,7 +308,8 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     } finally {
       planner.undoQuestions.answer(true);
     }
-    assert.deepEqual(planner.undoQuestions.questions.slice(asked), [{ objective: 'Write a temporary file', files: ['undo-me.txt'] }]);
+    // The file the run created is named as one Undo deletes (the dialog said it "goes back to how it was").
+    assert.deepEqual(planner.undoQuestions.questions.slice(asked), [{ objective: 'Write a temporary file', files: ['undo-me.txt'], created: ['undo-me.txt'] }]);
     assert.equal(readFileSync(join(root, 'undo-me.txt'), 'utf8'), 'temporary\n', 'Undo took the change back although the user kept it');
     assert.doesNotMatch(await row(), /undone/);
     const undo = await vscode.commands.executeCommand<{ text: string }>('taskPlanner.undoRun', result.runId);
@@ -374,8 +375,8 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(existsSync(join(root, 'keep-me.txt')), false, 'the rest of the run is undone once, the steps undone before are not touched again');
     // Each asked about what it would put back: from K2 its file and K3's, then only what was left.
     assert.deepEqual(planner.undoQuestions.questions.slice(asked), [
-      { objective: 'Write three files in a row', fromStep: 'K2', files: ['undo-from.txt', 'undo-after.txt'] },
-      { objective: 'Write three files in a row', files: ['keep-me.txt'] },
+      { objective: 'Write three files in a row', fromStep: 'K2', files: ['undo-from.txt', 'undo-after.txt'], created: ['undo-from.txt', 'undo-after.txt'] },
+      { objective: 'Write three files in a row', files: ['keep-me.txt'], created: ['keep-me.txt'] },
     ]);
   });
 
