@@ -6,7 +6,7 @@ import { isTransientKind, LlmError, type LlmErrorKind } from '../core/llm/llmErr
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmSpent, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
 import { cacheSavingOf, costOf, priceOf, type ModelPrice } from '../core/llm/modelPrices';
 import { createRedactor } from '../core/llm/redactSecrets';
-import { attemptUsage, reportedUsage, type ReportedUsage } from './replyUsage';
+import { addSpent, attemptUsage, reasoningLength, reportedUsage, type ReportedUsage } from './replyUsage';
 import { boundedReplyFetch, ReplyBodyTooLargeError } from './boundedReplyFetch';
 import type { Clock, LlmClient, Logger } from '../core/servicePorts';
 import { capText, textCaps } from '../core/text/capText';
@@ -501,29 +501,4 @@ function safeOrigin(baseURL: string): string {
     // Stryker disable next-line all: baseUrlProblem refused every base URL that does not parse before the client was made
     return 'the configured base URL';
   }
-}
-
-/** Characters of the reasoning a message or delta carries beside its answer, in the fields servers use for it (DeepSeek, vLLM, OpenRouter). */
-function reasoningLength(part: object | undefined): number {
-  const fields = (part ?? {}) as Record<string, unknown>;
-  let chars = 0;
-  for (const name of ['reasoning_content', 'reasoning']) {
-    const value = fields[name];
-    if (typeof value === 'string') chars += value.length;
-  }
-  return chars;
-}
-
-/** `spent` and `more` together; either may be absent. */
-function addSpent(spent: LlmSpent | undefined, more: LlmSpent | undefined): LlmSpent | undefined {
-  if (spent === undefined || more === undefined) return spent ?? more;
-  const cost = spent.costUsd === undefined || more.costUsd === undefined ? undefined : spent.costUsd + more.costUsd;
-  return {
-    requests: spent.requests + more.requests,
-    usage: {
-      promptTokens: spent.usage.promptTokens + more.usage.promptTokens,
-      completionTokens: spent.usage.completionTokens + more.usage.completionTokens,
-    },
-    ...(cost === undefined ? {} : { costUsd: cost }),
-  };
 }

@@ -1,4 +1,4 @@
-import type { LlmChatRequest, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
+import type { LlmChatRequest, LlmSpent, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
 import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
 
 /**
@@ -90,4 +90,29 @@ function promptChars(request: AttemptText['request']): number {
   }
   for (const tool of request.tools ?? []) chars += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
   return chars;
+}
+
+/** Characters of the reasoning a message or delta carries beside its answer, in the fields servers use for it (DeepSeek, vLLM, OpenRouter). */
+export function reasoningLength(part: object | undefined): number {
+  const fields = (part ?? {}) as Record<string, unknown>;
+  let chars = 0;
+  for (const name of ['reasoning_content', 'reasoning']) {
+    const value = fields[name];
+    if (typeof value === 'string') chars += value.length;
+  }
+  return chars;
+}
+
+/** `spent` and `more` together; either may be absent. */
+export function addSpent(spent: LlmSpent | undefined, more: LlmSpent | undefined): LlmSpent | undefined {
+  if (spent === undefined || more === undefined) return spent ?? more;
+  const cost = spent.costUsd === undefined || more.costUsd === undefined ? undefined : spent.costUsd + more.costUsd;
+  return {
+    requests: spent.requests + more.requests,
+    usage: {
+      promptTokens: spent.usage.promptTokens + more.usage.promptTokens,
+      completionTokens: spent.usage.completionTokens + more.usage.completionTokens,
+    },
+    ...(cost === undefined ? {} : { costUsd: cost }),
+  };
 }
