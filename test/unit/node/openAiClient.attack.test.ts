@@ -102,16 +102,13 @@ describe('attack: a hostile server lies to createOpenAiClient about what a call 
     assert.ok((reply.retriedSpent?.usage.completionTokens ?? 0) > 0, JSON.stringify(reply.retriedSpent));
   });
 
-  it('a body or a stream event past the bound is refused as it arrives, not read whole into memory', async function () {
+  // A stream's event past the bound is tested on the fetch itself (boundedFetch.test.ts): through the SDK, whose line
+  // decoder scans a long line again at each chunk, a 16 MiB event took 10 s of CPU alone and over a minute on a loaded CI.
+  it('a body past the bound is refused as it arrives, not read whole into memory, and not retried', async function () {
     this.timeout(60_000);
     server.enqueue(completion({ prompt_tokens: 1, completion_tokens: 1 }, 'x'.repeat(maxReplyBodyBytes + 1_000)));
     const body = await rejection(client().chat({ messages: user, signal }));
     assert.match(body.message, new RegExp(`went past ${maxReplyBodyBytes} bytes`));
-    server.reset();
-    const event = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { reasoning_content: 'x'.repeat(maxReplyBodyBytes + 1_000) } }] };
-    server.on(matchers.any(), { kind: 'events', events: [event] });
-    const stream = await rejection(client().chat({ messages: user, signal, stream: true }));
-    assert.match(stream.message, new RegExp(`went past ${maxReplyBodyBytes} bytes in one event`));
     assert.equal(server.chatRequests.length, 1, 'not retried');
   });
 });
