@@ -258,12 +258,24 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
       // The tool is chosen by typing its start, as in a native list (a dozen tools and more: arrows alone were slow going).
       if (order.at(-1) === 'field:tool') {
         const tool = form.locator('vscode-single-select[name="tool"]');
+        const args = form.locator('vscode-textarea[name="args"]');
+        const valueOf = (field: Locator): Promise<string> => field.evaluate((element) => (element as HTMLElement & { value: string }).value);
+        /** Waits until the form shows `name` chosen with its arguments' template (`shown`): each choice redraws the form. */
+        const chosen = async (name: string, shown: RegExp): Promise<void> => {
+          const deadline = Date.now() + 10_000;
+          while (!((await valueOf(tool)) === name && shown.test(await valueOf(args))) && Date.now() < deadline) await page.waitForTimeout(100);
+          assert.equal(await valueOf(tool), name, `${name} was not chosen by typing`);
+          assert.match(await valueOf(args), shown, `the arguments of ${name} were not shown`);
+        };
         await page.keyboard.type('wr');
-        assert.equal(await tool.evaluate((element) => (element as HTMLElement & { value: string }).value), 'write_file');
+        await chosen('write_file', /content:/);
         // A key that types nothing ends the search (so does a pause of a second): the next letters start a new one.
         await page.keyboard.press('Escape');
         await page.keyboard.type('li');
-        assert.equal(await tool.evaluate((element) => (element as HTMLElement & { value: string }).value), 'list_files');
+        await chosen('list_files', /^\{\}$/);
+        // Back on the list, as the Tab order below expects: a Tab pressed while the form redrew went nowhere (a loaded clean clone).
+        await tool.focus();
+        await waitForFocus('field:tool');
       }
       if (order.at(-1) === 'field:onFailure') await choose(form.locator('vscode-single-select[name="onFailure"]'), 'skip');
       await assertFocusNotCovered();

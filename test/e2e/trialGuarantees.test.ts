@@ -296,9 +296,15 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
     await planRow(/Write three.*write_file · completed/).waitFor({ timeout: 60_000 });
     assert.equal(await rows().filter({ hasText: /write_file · completed/ }).count(), 3);
 
-    await planRow('Write two').click({ button: 'right' });
     const undo = page.locator('.context-view .action-label', { hasText: /^Undo from here$/ });
-    await undo.waitFor({ timeout: 10_000 });
+    // The menu offers Undo from here once the run is no longer active (a context key the editor sets a moment after the
+    // rows show it completed): a loaded clean clone's menu opened before that held "Open result" alone. Opened again.
+    for (let attempt = 1; ; attempt++) {
+      await planRow('Write two').click({ button: 'right' });
+      if (await undo.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+      assert.ok(attempt < 5, 'the context menu of a completed step never offered Undo from here');
+      await page.keyboard.press('Escape');
+    }
     await shoot('4-menu');
     // A click that lands while the menu is still settling is ignored by it: click until the menu closes.
     for (let attempt = 1; await undo.isVisible(); attempt++) {
