@@ -1,17 +1,19 @@
 /** How `boundedFetch` bounds an answer's body. */
 export interface BodyLimit {
-  /** Most bytes of a whole JSON body, or of one event of an event stream (counted from its last blank line). */
-  readonly max: number;
+  /** Most bytes of a whole body that is no event stream (a JSON answer). */
+  readonly maxBody: number;
+  /** Most bytes of one event of an event stream (counted from its last blank line). */
+  readonly maxEvent: number;
   /**
-   * The error a body fails with once past `max`, made once per answer (`events`: the answer is an event stream, so the
+   * The error a body fails with once past its bound, made once per answer (`events`: the answer is an event stream, so the
    * limit was one event's). A caller that wants to know (to stop a server) learns it here.
    */
   readonly tooLarge: (events: boolean) => Error;
 }
 
 /**
- * `base` (the global `fetch`) with every answer's body bounded: a JSON body at `limit.max` bytes, an event stream at
- * `limit.max` bytes an event (so a long stream of small events goes on). Past the limit the body fails with
+ * `base` (the global `fetch`) with every answer's body bounded: a JSON body at `limit.maxBody` bytes, an event stream at
+ * `limit.maxEvent` bytes an event (so a long stream of small events goes on). Past the limit the body fails with
  * `limit.tooLarge` and no more of it is read: the SDKs that take a `fetch` (OpenAI's, MCP's) read a JSON body whole and
  * hold an event until it ends, so a server answering with gigabytes, or never ending an event, would exhaust the process.
  * A redirect, or an answer without a body, is returned as it is.
@@ -39,9 +41,9 @@ function boundedStatus(status: number): boolean {
   return status >= 200 && !(status >= 300 && status < 400) && status !== 204 && status !== 205;
 }
 
-/** Passes a body on until it (or, for `events`, one event of it) exceeds `limit.max` bytes; then fails it. */
+/** Passes a body on until it (or, for `events`, one event of it) exceeds its bound in `limit`; then fails it. */
 function boundedBody(events: boolean, limit: BodyLimit): TransformStream<Uint8Array, Uint8Array> {
-  const { max } = limit;
+  const max = events ? limit.maxEvent : limit.maxBody;
   let size = 0;
   // Where an event stream stands: at the start of a line (a line break here ends the event), after a CR (a LF next is its CRLF).
   let lineStart = true;

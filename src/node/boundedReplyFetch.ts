@@ -1,10 +1,17 @@
 import { boundedFetch } from './boundedFetch';
 
 /**
- * Most bytes of a model server's reply read: a whole JSON body, or one event of a stream. A reply of the largest
- * accepted answer (`textCaps.modelReply`, 2 M characters) escaped in JSON fits; more is refused as it arrives.
+ * Most bytes of a model server's reply read as a whole JSON body. A reply of the largest accepted answer
+ * (`textCaps.modelReply`, 2 M characters) escaped in JSON fits; more is refused as it arrives.
  */
 export const maxReplyBodyBytes = 16 * 1024 * 1024;
+
+/**
+ * Most bytes of one event of a streamed reply. A server streams an answer a few tokens an event; the OpenAI SDK's line
+ * reader scans a long line again at each chunk it gets, so the CPU an event costs grows with its square: 16 MiB took 10 s
+ * of the extension host's thread, 4 MiB about 1 s.
+ */
+export const maxReplyEventBytes = 4 * 1024 * 1024;
 
 /** The `fetch` the OpenAI SDK takes. */
 export type ReplyFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -15,11 +22,15 @@ export class ReplyBodyTooLargeError extends Error {
 }
 
 /**
- * `base` (the global `fetch`) for the OpenAI SDK, with each answer's body bounded at `max` bytes (an event stream's at
- * `max` an event, `boundedFetch`): past it the body fails with `ReplyBodyTooLargeError`.
+ * `base` (the global `fetch`) for the OpenAI SDK, with each answer's body bounded at `maxBody` bytes and an event
+ * stream's at `maxEvent` bytes an event (`boundedFetch`): past it the body fails with `ReplyBodyTooLargeError`.
  */
-export function boundedReplyFetch(max = maxReplyBodyBytes, base: ReplyFetch = fetch): ReplyFetch {
+export function boundedReplyFetch(maxBody = maxReplyBodyBytes, maxEvent = maxReplyEventBytes, base: ReplyFetch = fetch): ReplyFetch {
   const tooLarge = (events: boolean): Error =>
-    new ReplyBodyTooLargeError(`the server's reply went past ${max} bytes${events ? ' in one event' : ''}, more than any answer this client accepts.`);
-  return boundedFetch({ max, tooLarge }, base);
+    new ReplyBodyTooLargeError(
+      events
+        ? `the server's reply went past ${maxEvent} bytes in one event, more than any answer this client accepts.`
+        : `the server's reply went past ${maxBody} bytes, more than any answer this client accepts.`,
+    );
+  return boundedFetch({ maxBody, maxEvent, tooLarge }, base);
 }

@@ -13,5 +13,5 @@ export function mcpBoundedFetch(oversized: () => void, max = maxMcpMessageBytes,
     oversized();
     return new Error(`the MCP server sent a message larger than ${max} bytes`);
   };
-  return boundedFetch({ max, tooLarge }, base);
+  return boundedFetch({ maxBody: max, maxEvent: max, tooLarge }, base);
 }

@@ -69,7 +69,7 @@ interface Attempt {
  * exponential backoff through `clock`, at most `maxAttempts` attempts in all. Other HTTP
  * errors (401 and 403 included) fail at once. Each attempt ends after `timeoutMs`, body
  * included, and a stream after `silenceTimeoutMs` without a chunk; a body is read at most to
- * `maxReplyBodyBytes` (a stream's event likewise). Usage comes from the API (streamed with
+ * `maxReplyBodyBytes`, a stream's event to `maxReplyEventBytes`. Usage comes from the API (streamed with
  * `include_usage`) where it reports a count that can be one and no lower than the text's floor
  * (`attemptUsage`), else is counted with gpt-tokenizer; cost from the price table at the
  * dearer of the model asked for and the one the server names, `undefined` for unknown models.

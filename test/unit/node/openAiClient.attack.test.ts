@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { isLlmError, type LlmError } from '../../../src/core/llm/llmError';
 import { createOpenAiClient, type OpenAiClientOptions } from '../../../src/node/openAiClient';
-import { maxReplyBodyBytes } from '../../../src/node/boundedReplyFetch';
+import { maxReplyBodyBytes, maxReplyEventBytes } from '../../../src/node/boundedReplyFetch';
 import { maxCharsPerToken } from '../../../src/node/replyUsage';
 import type { LlmClient } from '../../../src/core/servicePorts';
 import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
@@ -102,13 +102,20 @@ describe('attack: a hostile server lies to createOpenAiClient about what a call 
     assert.ok((reply.retriedSpent?.usage.completionTokens ?? 0) > 0, JSON.stringify(reply.retriedSpent));
   });
 
-  // A stream's event past the bound is tested on the fetch itself (boundedFetch.test.ts): through the SDK, whose line
-  // decoder scans a long line again at each chunk, a 16 MiB event took 10 s of CPU alone and over a minute on a loaded CI.
   it('a body past the bound is refused as it arrives, not read whole into memory, and not retried', async function () {
     this.timeout(60_000);
     server.enqueue(completion({ prompt_tokens: 1, completion_tokens: 1 }, 'x'.repeat(maxReplyBodyBytes + 1_000)));
     const body = await rejection(client().chat({ messages: user, signal }));
     assert.match(body.message, new RegExp(`went past ${maxReplyBodyBytes} bytes`));
+    assert.equal(server.chatRequests.length, 1, 'not retried');
+  });
+
+  it('a stream event past its own, smaller bound is refused (the SDK\'s cost grows with its square: 16 MiB held the thread 10 s)', async function () {
+    this.timeout(60_000);
+    const event = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { reasoning_content: 'x'.repeat(maxReplyEventBytes + 1_000) } }] };
+    server.on(matchers.any(), { kind: 'events', events: [event] });
+    const stream = await rejection(client().chat({ messages: user, signal, stream: true }));
+    assert.match(stream.message, new RegExp(`went past ${maxReplyEventBytes} bytes in one event`));
     assert.equal(server.chatRequests.length, 1, 'not retried');
   });
 });
