@@ -1,5 +1,5 @@
 import type { RunState } from '../engine/runEvents';
-import { maxPlanSteps, type Plan } from '../plan/planSchema';
+import type { Plan } from '../plan/planSchema';
 import { planFileName } from '../plan/planFile';
 import { interopCodecs } from './interopCodecs';
 import { interopFormatNames, type InteropFormat } from './interopFormats';
@@ -32,11 +32,11 @@ export interface ImportTaskFileOptions {
 }
 
 /**
- * Most tasks one file is imported with: the steps one plan may have. Tasks in parallel runs wait for every task of the
- * run before them, so dependencies grow with the square of the tasks: a file of a hundred
+ * Most tasks one file is imported with. Tasks in parallel runs wait for every task of the run
+ * before them, so dependencies grow with the square of the tasks: a file of a hundred
  * thousand `[P]` tasks would make billions; at this many, a few million at most.
  */
-export const maxImportedTasks = maxPlanSteps;
+export const maxImportedTasks = 5000;
 
 // Indents never span lines (`[^\S\n\r\u2028\u2029]`, not `\s`): each line start scans its own line only.
 const checkbox = /^[^\S\n\r\u2028\u2029]*(?:[-*+]|\d+[.)])\s+\[[ xX]\]/m;

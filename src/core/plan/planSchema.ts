@@ -71,10 +71,11 @@ true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [C
 export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
 
 /**
- * Most steps a plan read from text (a model's answer, a plan file, a repair plan) may have: past it the review, the
- * critic and the run's prompts and summaries all grow with the plan for no use anyone can review.
+ * Most steps a plan read from text (a model's answer, a plan file, a repair plan) may have: the largest plans the benches
+ * and the panel are measured with (test/bench). Past it the review, the critic and the run's output all grow with a
+ * plan no one can review (a model's plan of 100,000 steps).
  */
-export const maxPlanSteps = 5000;
+export const maxPlanSteps = 10_000;
 
 /** Longest path or search named in a plan's basis or a step's `basedOn`, in characters. */
 export const maxBasisEntryLength = 500;
