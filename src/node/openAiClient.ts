@@ -1,13 +1,14 @@
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isLocalBaseUrl } from '../core/llm/selectProvider';
 import { isTransientKind, LlmError, type LlmErrorKind } from '../core/llm/llmError';
-import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmSpent, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
+import type { LlmChatRequest, LlmChatResponse, LlmSpent, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
 import { cacheSavingOf, costOf, priceOf, type ModelPrice } from '../core/llm/modelPrices';
 import { createRedactor } from '../core/llm/redactSecrets';
 import { addSpent, attemptUsage, reasoningLength, reportedUsage, type ReportedUsage } from './replyUsage';
 import { boundedReplyFetch, ReplyBodyTooLargeError } from './boundedReplyFetch';
+import { toWireFormat, toWireMessage } from './openAiWire';
 import type { Clock, LlmClient, Logger } from '../core/servicePorts';
 import { capText, textCaps } from '../core/text/capText';
 import { timerClock } from './timerClock';
@@ -360,44 +361,6 @@ async function sendAttempt(
     // Stryker disable next-line ConditionalExpression: filter skips the holes of a sparse array whatever it returns
     .filter((call) => call !== undefined)
     .map((call, index) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
-}
-
-function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
-  switch (message.role) {
-    case 'system':
-      return { role: 'system', content: message.content };
-    case 'user':
-      return {
-        role: 'user',
-        content:
-          typeof message.content === 'string'
-            ? message.content
-            : message.content.map((part) =>
-                part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image_url' as const, image_url: { url: part.url } },
-              ),
-      };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content,
-        ...(message.toolCalls?.length
-          ? {
-              tool_calls: message.toolCalls.map((call) => ({
-                id: call.id,
-                type: 'function' as const,
-                function: { name: call.name, arguments: call.arguments },
-              })),
-            }
-          : {}),
-      };
-    case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-  }
-}
-
-function toWireFormat(format: NonNullable<LlmChatRequest['responseSchema']>): NonNullable<ChatCompletionCreateParamsBase['response_format']> {
-  if (format.type === 'json_object') return { type: 'json_object' };
-  return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false } };
 }
 
 /** A 200 reply without any choice, or whose choice has no message: transient on real servers, so retried. */
