@@ -13,7 +13,7 @@ import {
   stepIdPattern,
   stepKinds,
 } from './vocabulary';
-import { valueOutOfBounds, type ValueBounds } from './valueBounds';
+import { boundsAdvice, valueOutOfBounds, type ValueBounds } from './valueBounds';
 
 /** Longest step title the panel accepts. */
 export const maxStepTitleLength = 160;
@@ -46,15 +46,6 @@ export const maxArgumentsDepth = 32;
 export const stepArgumentsBounds: ValueBounds = { depth: maxArgumentsDepth, entries: 10_000, chars: 6_000_000 };
 /** Bounds of one check from the panel: a handful of fields, a few short texts and lists. */
 const checkBounds: ValueBounds = { depth: 4, entries: 1_000, chars: 50_000 };
-
-/** What to do about `what` (`the arguments`) passing each of `bounds`, in the user's words. */
-export function boundsAdvice(bounds: ValueBounds, what: string): Record<keyof ValueBounds, string> {
-  return {
-    depth: `Keep ${what} under ${bounds.depth} levels deep.`,
-    entries: `Keep ${what} under ${bounds.entries.toLocaleString('en-US')} entries.`,
-    chars: `Keep ${what} under ${bounds.chars.toLocaleString('en-US')} characters: put a long text in a file.`,
-  };
-}
 
 /**
  * A value of names (a step's arguments, a check) within `bounds`, refused otherwise with what to do: a hostile page's

@@ -38,3 +38,12 @@ export function valueOutOfBounds(value: unknown, bounds: ValueBounds): keyof Val
   };
   return walk(value, 0);
 }
+
+/** What to do about `what` (`the arguments`) passing each of `bounds`, in the user's words. */
+export function boundsAdvice(bounds: ValueBounds, what: string): Record<keyof ValueBounds, string> {
+  return {
+    depth: `Keep ${what} under ${bounds.depth} levels deep.`,
+    entries: `Keep ${what} under ${bounds.entries.toLocaleString('en-US')} entries.`,
+    chars: `Keep ${what} under ${bounds.chars.toLocaleString('en-US')} characters: put a long text in a file.`,
+  };
+}

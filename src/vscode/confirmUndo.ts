@@ -38,23 +38,13 @@ export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, file
   const made = new Set(created);
   const restored = files.filter((file) => !made.has(file));
   const removed = files.filter((file) => made.has(file));
-  const detail = [
-    ...(restored.length === 0
-      ? []
-      : [
-          restored.length === 1
-            ? vscode.l10n.t('This file goes back to how it was before the run: {0}.', fileList(restored))
-            : vscode.l10n.t('These files go back to how they were before the run: {0}.', fileList(restored)),
-        ]),
-    ...(removed.length === 0
-      ? []
-      : [
-          removed.length === 1
-            ? vscode.l10n.t('This file, which the run created, is deleted: {0}.', fileList(removed))
-            : vscode.l10n.t('These files, which the run created, are deleted: {0}.', fileList(removed)),
-        ]),
-    vscode.l10n.t('A file changed since the run is left as it is. Task Planner cannot redo what Undo takes back.'),
-  ].join('\n\n');
+  const lines: string[] = [];
+  if (restored.length === 1) lines.push(vscode.l10n.t('This file goes back to how it was before the run: {0}.', fileList(restored)));
+  if (restored.length > 1) lines.push(vscode.l10n.t('These files go back to how they were before the run: {0}.', fileList(restored)));
+  if (removed.length === 1) lines.push(vscode.l10n.t('This file, which the run created, is deleted: {0}.', fileList(removed)));
+  if (removed.length > 1) lines.push(vscode.l10n.t('These files, which the run created, are deleted: {0}.', fileList(removed)));
+  lines.push(vscode.l10n.t('A file changed since the run is left as it is. Task Planner cannot redo what Undo takes back.'));
+  const detail = lines.join('\n\n');
   const choice = await showWarning(question, { modal: true, detail }, keep, undo).then(undefined, () => undefined);
   return choice === undo;
 };

@@ -141,7 +141,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   /** Whether the view shows a task plan under review, or a run with a step waiting for the user. */
   private awaitsUser(): boolean {
     if (this.showing !== 'plan' || this.plan === undefined) return false;
-    return this.run === undefined || Object.values(this.run.steps).some((step) => step.status.startsWith('awaiting_'));
+    return this.run === undefined || Object.values(this.run.steps).some((step) => step.pending !== undefined);
   }
 
   /**

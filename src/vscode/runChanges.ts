@@ -10,6 +10,7 @@ import type { RunUndo } from './runUndo';
 import { confirmUndoDialog, type ConfirmUndo } from './confirmUndo';
 import { commandsNotUndone, journaledChanges } from '../core/engine/commandsNotUndone';
 import { undoLines } from '../core/tools/describeUndo';
+import { createdPaths } from '../core/tools/undoneChanges';
 
 /**
  * What stored runs changed in their folders, and Undo of it: each run's checkpoints, read from the folder whose journal
@@ -42,7 +43,7 @@ export class RunChanges implements vscode.Disposable {
     const asked = all.filter((checkpoint) => isFileChange(checkpoint) && inScope(checkpoint) && left(checkpoint));
     const files = [...new Set(asked.map((checkpoint) => checkpoint.path))];
     if (files.length > 0) {
-      const created = createdFiles(asked, chain);
+      const created = createdPaths(asked, chain);
       const question = {
         objective: state?.plan?.objective ?? runId,
         files,
@@ -129,18 +130,6 @@ export class RunChanges implements vscode.Disposable {
     const all = (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat();
     return { lane, checkpoints, state, chain, all };
   }
-}
-
-/**
- * The paths of `changes` (of the runs `chain`, newest first, each run's in the order recorded) whose first change found
- * no file: what Undo puts back there is no file at all.
- */
-function createdFiles(changes: readonly Checkpoint[], chain: readonly string[]): string[] {
-  const first = new Map<string, Checkpoint>();
-  for (const runId of [...chain].reverse()) {
-    for (const change of changes) if (change.runId === runId && !first.has(change.path)) first.set(change.path, change);
-  }
-  return [...first.values()].filter((change) => !change.before.exists).map((change) => change.path);
 }
 
 /** A change of a file, not a folder made for one: the summary counts and links files; Undo still removes those folders. */

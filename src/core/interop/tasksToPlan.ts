@@ -138,9 +138,10 @@ function titleOf(text: string): string {
 function stepOf(task: SourceTask, id: string, dependsOn: string[], options: TasksToPlanOptions): Step {
   // What a model or a person reads is what the review shows: no words in characters that show nothing.
   const details = task.details.map((detail) => `- ${visibleControls(detail)}`).join('\n');
-  const input = [visibleControls(task.title), details, originText(options.file, task, options.tick)].filter((part) => part !== '').join('\n\n');
+  const shownTitle = visibleControls(task.title);
+  const input = [shownTitle, details, originText(options.file, task, options.tick)].filter((part) => part !== '').join('\n\n');
   // A command hiding a character that shows nothing is not the command the file shows: it stays a task.
-  const command = task.details.length === 0 && visibleControls(task.title) === task.title ? exactCommand(task.title) : undefined;
+  const command = task.details.length === 0 && shownTitle === task.title ? exactCommand(task.title) : undefined;
   const step: Step = {
     id,
     title: titleOf(task.title),

@@ -6,8 +6,8 @@ import { normalizeStep, wordsOf, writtenStepId, type RawStepEntry, type StepName
 import { maxPlanSteps, planBasisSchema, planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord } from './rawValues';
 import { errorMessage } from '../../shared/errorMessage';
-import { boundsAdvice, stepArgumentsBounds } from '../../shared/stepEditSchema';
-import { valueOutOfBounds } from '../../shared/valueBounds';
+import { stepArgumentsBounds } from '../../shared/stepEditSchema';
+import { boundsAdvice, valueOutOfBounds } from '../../shared/valueBounds';
 
 /** Outcome of `parsePlan`: a canonical plan plus what was ignored, or why there is none. */
 export type ParsePlanResult = { ok: true; plan: Plan; warnings: string[] } | { ok: false; errors: string[] };

@@ -29,6 +29,19 @@ export function undoneChanges(checkpoints: readonly Checkpoint[]): UndoneChanges
   return { steps: allUndone(steps), paths: allUndone(paths), anyLeft };
 }
 
+/**
+ * The paths of `changes` (checkpoints of the runs `chain`: a run and its repairs, newest first, as `runChain` gives them)
+ * whose first change found no file, in the order first changed: the run created them, so what Undo puts back there is
+ * no file at all. Linear in `changes` times the runs of the chain.
+ */
+export function createdPaths(changes: readonly Checkpoint[], chain: readonly string[]): string[] {
+  const first = new Map<string, Checkpoint>();
+  for (const runId of [...chain].reverse()) {
+    for (const change of changes) if (change.runId === runId && !first.has(change.path)) first.set(change.path, change);
+  }
+  return [...first.values()].filter((change) => !change.before.exists).map((change) => change.path);
+}
+
 /** How much of a run Undo took back, as the views say it: nothing (`undefined`), all of it, or some with changes left. */
 export function undoneExtent(undone: Pick<UndoneChanges, 'steps' | 'anyLeft'> | undefined): UndoneExtent | undefined {
   if (undone === undefined || undone.steps.size === 0) return undefined;

@@ -8,7 +8,7 @@ import type {
   RunView,
   UsageView,
 } from '../../shared/panelViewModel';
-import { resumableRunStatuses, type RunState, type StepState } from '../engine/runEvents';
+import { resumableRunStatuses, startedStepStatuses, type RunState, type StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
 import type { ReplanRecord } from '../engine/replanRecord';
@@ -147,7 +147,7 @@ function statusLabelOf(state: StepState, stopped: StoppedRunStatus | undefined):
 
 /** The step whose output to show: the latest started of the active steps, else of all. */
 function focusOf(steps: readonly StepState[]): { focusStepId?: string } {
-  const active = steps.filter((step) => step.status === 'running' || step.status.startsWith('awaiting_'));
+  const active = steps.filter((step) => startedStepStatuses.has(step.status));
   const pool = (active.length > 0 ? active : steps).filter((step) => step.startedAt !== undefined);
   const latest = pool.reduce<StepState | undefined>((best, step) => (best === undefined || step.startedAt! >= best.startedAt! ? step : best), undefined);
   return latest ? { focusStepId: latest.id } : {};

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Checkpoint, CheckpointState } from '../../../../src/core/runStorePorts';
-import { undoneChanges } from '../../../../src/core/tools/undoneChanges';
+import { createdPaths, undoneChanges } from '../../../../src/core/tools/undoneChanges';
 
 let seq = 0;
 const change = (stepId: string, path: string, state: CheckpointState): Checkpoint => ({
@@ -46,5 +46,22 @@ describe('undoneChanges', () => {
     for (const state of ['applied', 'intended', 'recovered', 'uncertain', 'undoing'] as const) {
       assert.equal(undoneChanges([change('S1', 'a.txt', 'undone'), change('S2', 'b.txt', state)]).anyLeft, true, state);
     }
+  });
+});
+
+describe('createdPaths: the files a run (with its repairs) created, which Undo deletes', () => {
+  const at = (runId: string, path: string, exists: boolean): Checkpoint => ({
+    ...change('S1', path, 'applied'),
+    runId,
+    before: exists ? { exists: true, text: 'old', sha256: 'f00' } : { exists: false },
+  });
+
+  it('judges each path by its first change in the chain, the oldest run first', () => {
+    // r1 made new.txt and edited old.txt; its repair r2 wrote new.txt again (which then existed) and made repair.txt.
+    const changes = [at('r2', 'new.txt', true), at('r2', 'repair.txt', false), at('r1', 'old.txt', true), at('r1', 'new.txt', false)];
+    assert.deepEqual(createdPaths(changes, ['r2', 'r1']), ['new.txt', 'repair.txt']);
+    assert.deepEqual(createdPaths(changes.filter((checkpoint) => checkpoint.runId === 'r2'), ['r2']), ['repair.txt'], 'the repair alone found new.txt there');
+    assert.deepEqual(createdPaths([at('r1', 'a.txt', false), at('r1', 'a.txt', true)], ['r1']), ['a.txt'], 'a later change of the same run does not count');
+    assert.deepEqual(createdPaths([], ['r1']), []);
   });
 });
