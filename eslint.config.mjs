@@ -7,6 +7,12 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import regexp from 'eslint-plugin-regexp';
 
+/**
+ * The TypeScript projects the type-checked rules read, each file in the first that holds it: src alone first, so its files
+ * are linted with src's own types (scripts/typesAndLint.mjs makes these programs once for tsc and the lint).
+ */
+export const typedProjects = ['./tsconfig.json', './webview/tsconfig.json', './test/tsconfig.json', './test/host/tsconfig.json'];
+
 const noDefaultExport = { selector: 'ExportDefaultDeclaration', message: 'Use a named export: this repository has no default exports.' };
 
 export default tseslint.config(
@@ -40,7 +46,7 @@ export default tseslint.config(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        project: ['./tsconfig.json', './webview/tsconfig.json', './test/tsconfig.json', './test/host/tsconfig.json'],
+        project: typedProjects,
         tsconfigRootDir: import.meta.dirname,
       },
     },

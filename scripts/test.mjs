@@ -36,26 +36,18 @@ const suites = [
   // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
   // clone keyed on its lock file (test/host/setup.sh), about a second once it is, minutes on a new machine. Nothing waits
   // for it that does not need it: the unit tests, tsc and the eval harness go on while a cold install does.
-  { name: 'host', checks: [
-    ['host setup', 'bash', ['test/host/setup.sh'], { early: true }],
-    ['tsc test/host (harness, e2e)', bin('tsc'), ['-p', 'test/host/tsconfig.json'], { alongside: 'unit', after: ['host setup'] }],
-  ] },
-  // ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs); once the host setup ended, since
-  // the e2e tests are typed against the browser driver it installs. It runs alongside the unit tests (about 90 s of a
-  // clean-clone run saved when they were one process), and is reported here.
-  { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit', after: ['host setup'] }]] },
+  { name: 'host', checks: [['host setup', 'bash', ['test/host/setup.sh'], { early: true }]] },
   // Beside the unit tests and the lint: alone it kept this 2-core machine 63 % busy (its VS Code host waits on its windows;
   // vmstat), and the unit tests wait on the CLI's and the MCP servers' processes: unit and integration took 232 s one after
   // the other, 202 s side by side (clean clones of 2026-12-01). Its output is held back and printed at its turn.
   { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'], alongside: 'unit', after: ['host setup'] },
-  // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
-  // the test program adds to src's (mocha's globals) is kept out of src by the lint rule no-restricted-globals.
-  // tsc is one process on one core: it starts beside the build (about 35 s of a clean-clone run) and goes on beside the
-  // unit tests, and is reported here.
-  { name: 'types', checks: [
-    ['tsc src and test', bin('tsc'), ['-p', 'test/tsconfig.json'], { alongside: 'build' }],
-    ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json'], { alongside: 'build' }],
-  ] },
+  // tsc over the test program (test/tsconfig.json includes src, so src is type-checked once; what it adds to src's types,
+  // mocha's globals, is kept out of src by the lint rule no-restricted-globals), the webview and the e2e harness
+  // (test/host), then ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs), in one process
+  // over the same programs (scripts/typesAndLint.mjs: 124 CPU-s apart, 90 together). It starts beside the build once the
+  // host setup ended (about a second with the host cached), since the e2e tests are typed against the browser driver that
+  // installs, goes on beside the unit tests, and is reported here.
+  { name: 'types', checks: [['tsc and eslint', process.execPath, ['scripts/typesAndLint.mjs'], { alongside: 'build', after: ['host setup'] }]] },
   // `npm run eval` against a scripted model (canned good plans and the attacks): tests the harness, not a model.
   // Runs the CLI this run built (dist/cli.js). It starts beside the mutation tests (most mutants are taken from the
   // committed results, so those leave a core free) and goes on beside the unit tests; it needs no host, so a cold install
@@ -71,7 +63,7 @@ const suites = [
   // It starts as soon as the integration tests and the lint ended, beside the unit tests' last files: those wait on the
   // MCP servers' and the CLI's time limits and left the machine two-thirds idle for their last ~50 s (2026-12-04).
   { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--retries', '1', '--exit'], lanes: () => e2eLanes(join(root, 'test', 'e2e'), 2),
-    alongside: 'unit', after: ['integration', 'eslint'] },
+    alongside: 'unit', after: ['integration', 'tsc and eslint'] },
   // `npm run package` as a user runs it, then its .vsix listed against the allowlist (test/arch/vsixContents.ts). Last, since
   // it leaves the production bundles in dist/ as `npm run package` does; the .vsix goes to a temporary folder.
   { name: 'package', mocha: ['--require', 'tsx/cjs', '--timeout', '180000', 'test/package/**/*.test.ts'] },
