@@ -4,7 +4,8 @@ import { oneLineText, type SourceTask } from './sourceTasks';
 /**
  * Where an imported step came from and what the file said of it besides its text, as the
  * last lines of the step's input (so the agent, the person and the review all read it, and
- * an export writes it back): "From tasks.md, line 12:" then one "- Name: value" line each.
+ * an export writes it back): "From tasks.md, line 12:" then one "- Name: value" line each ("From tasks.md, line 12."
+ * when the file said nothing more).
  */
 export interface SourceOrigin {
   file: string;
@@ -42,6 +43,8 @@ export function originText(file: string, task: SourceTask, tick = false): string
   if (task.status !== undefined) lines.push(line('Status', task.status));
   if (task.done) lines.push('- Done in the source file: yes');
   if (tick && !task.done) lines.push(`- ${tickOriginName}: yes`);
+  // A head with nothing after it ends its sentence: "line 5:" read as if something was missing.
+  if (lines.length === 1) lines[0] = `${lines[0]!.slice(0, -1)}.`;
   return lines.join('\n');
 }
 

@@ -4,8 +4,11 @@
  */
 export const tickOriginName = 'Tick in the source file when done';
 
-/** The first line of a step's origin block (`From tasks.md, line 12:`), as `readOrigin` finds it. */
-export const originHead = /^From (.+), line (\d+):$/;
+/**
+ * The first line of a step's origin block, as `readOrigin` finds it: `From tasks.md, line 12:` before the block's
+ * `- Name: value` lines, `From tasks.md, line 12.` when it has none.
+ */
+export const originHead = /^From (.+), line (\d+)[:.]$/;
 
 /**
  * `input` without the tick line of its origin block (the `- Name: value` lines after the last `From …, line N:` at its

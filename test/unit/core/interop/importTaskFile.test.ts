@@ -107,7 +107,7 @@ describe('importTaskFile', () => {
         const lines = text.split(/\r?\n/);
         for (const step of imported.plan.steps) {
           const line = imported.origins[step.id]!;
-          assert.match(step.input ?? '', new RegExp(`, line ${line}:`));
+          assert.match(step.input ?? '', new RegExp(`, line ${line}[:.]$`, 'm'));
           assert.ok(lines[line - 1]!.includes(step.title.slice(0, 20)) || want.format === 'cursor', `${step.id} at line ${line}`);
         }
         for (const note of want.notes ?? []) assert.match(imported.plan.objective, note);
