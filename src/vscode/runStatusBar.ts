@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { RunStatus } from '../shared/vocabulary';
-import { runStatusWithUndo, type UndoneExtent } from '../shared/runStatusLabels';
+import { runStatusWithUndo, undoneLabels, type UndoneExtent } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
@@ -115,7 +115,11 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
       // The running step whose work says how far it is (a test suite's percentage): the bar says it too.
       const measured =
         state?.status === 'running' ? Object.values(state.steps).find((step) => step.status === 'running' && step.percent !== undefined) : undefined;
-      const count = vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total);
+      // After an Undo the item says so in words, not by its icon alone (a newcomer's trial read "2/2" as the changes there).
+      const count =
+        undone === undefined
+          ? vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total)
+          : vscode.l10n.t('Task Planner {0}/{1} · {2}', progress.completed, progress.total, undoneLabels[undone]);
       this.item.text = `$(${icon}) ${measured?.percent === undefined ? count : vscode.l10n.t('{0} · {1} {2}%', count, measured.id, measured.percent)}`;
       // The run named by its request, not its id; a click shows that run in the Plan view (it may show another one).
       this.item.tooltip = vscode.l10n.t(

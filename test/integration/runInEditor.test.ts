@@ -324,7 +324,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.match(await row(), /^completed · changes undone · 2\/2 · /);
     // So does the status bar: Undo's icon instead of the check mark, and its words (it showed "✓ 2/2" after the Undo).
     const undoneBar = await until(() => (planner.statusBarText().startsWith('$(discard)') ? planner.statusBarText() : undefined));
-    assert.equal(undoneBar, '$(discard) Task Planner 2/2', `the status bar after Undo: ${planner.statusBarText()}`);
+    assert.equal(undoneBar, '$(discard) Task Planner 2/2 · changes undone', `the status bar after Undo: ${planner.statusBarText()}`);
     assert.match(planner.statusBarTooltip(), /: completed · changes undone, /);
   });
 
