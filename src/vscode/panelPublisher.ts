@@ -53,6 +53,16 @@ export class PanelPublisher {
   }
 
   /**
+   * A whole snapshot the webview asked for (it loaded, or missed a version), posted with the next scheduled post: asks
+   * in a burst share one. Each ask built and posted one at once, so a page sending a thousand (a loop in the webview, a
+   * hostile page) kept the extension host building snapshots of a 5,000-step run for a minute.
+   */
+  resyncSoon(): void {
+    this.resync();
+    this.posts.schedule();
+  }
+
+  /**
    * The followed execution's state after `event`: an output chunk goes at once, the state at
    * once when the run ended or waits, else coalesced.
    */

@@ -110,16 +110,12 @@ export class PlanPanel implements vscode.Disposable {
       ready: () => {
         this.ready = true;
         if (this.session.isReviewing()) setup.readCapabilities();
-        this.publisher.resync();
-        this.refresh();
+        this.publisher.resyncSoon();
         this.postOutputResync();
         for (const notice of this.unsentNotices.splice(0)) this.post(notice);
       },
       resyncOutput: () => this.postOutputResync(),
-      resyncSnapshot: () => {
-        this.publisher.resync();
-        this.refresh();
-      },
+      resyncSnapshot: () => this.publisher.resyncSoon(),
       rendered: () => undefined,
     };
     panel.webview.html = panelHtml(panel.webview, setup.extensionUri, createNonce());
