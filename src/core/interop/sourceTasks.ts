@@ -1,4 +1,4 @@
-import { pathsInText } from '../text/pathsInText';
+import { isDirectoryToken, pathsInText } from '../text/pathsInText';
 
 /**
  * One task as another tool's file writes it. `key` is the id the file gives it (`T001`,
@@ -74,8 +74,22 @@ export function dependsOnText(keys: readonly string[]): string {
 
 /** The workspace files a task's text and details name, Markdown links' targets included. */
 export function pathsOfTask(task: SourceTask): string[] {
-  const text = [task.title, ...task.details].join('\n').replace(/\[[^[\]\n]*\]\(([^)\s]+)\)/g, ' $1 ');
-  return pathsInText(text).filter((path) => !/[[\]{}<>*?]/.test(path) && !path.startsWith('/') && !path.split('/').includes('..'));
+  return workspacePathsIn([task.title, ...task.details].join('\n'));
+}
+
+/**
+ * The files a task says to create: those its title or a detail line names after "Create" at its start ("Create
+ * `src/theme.ts`", "Create a new file docs/usage.md"); folders left out (a path ending in "/" or without an extension).
+ */
+export function createdPathsOfTask(task: SourceTask): string[] {
+  const lines = [task.title, ...task.details].filter((line) => /^create\b/i.test(line.trim()));
+  return workspacePathsIn(lines.join('\n')).filter((path) => !isDirectoryToken(path));
+}
+
+/** The workspace-relative paths `text` names, Markdown links' targets included: no pattern, none absolute or leading out. */
+function workspacePathsIn(text: string): string[] {
+  const linked = text.replace(/\[[^[\]\n]*\]\(([^)\s]+)\)/g, ' $1 ');
+  return pathsInText(linked).filter((path) => !/[[\]{}<>*?]/.test(path) && !path.startsWith('/') && !path.split('/').includes('..'));
 }
 
 /** The line a Markdown checkbox item starts with: indent, bullet, box, Kiro's optional mark, the rest. */

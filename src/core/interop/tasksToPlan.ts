@@ -2,12 +2,12 @@ import { contentHash } from '../plan/contentHash';
 import type { Plan, Step } from '../plan/planSchema';
 import { heuristicAgents } from '../planner/heuristicPlan';
 import { recognizeCommand } from '../planner/recognizeCommand';
-import { isReservedStepId, maxStepIdLength, maxWritePatternLength, maxWritePatterns, stepIdPattern } from '../../shared/vocabulary';
+import { isReservedStepId, maxChecksPerStep, maxStepIdLength, maxWritePatternLength, maxWritePatterns, stepIdPattern } from '../../shared/vocabulary';
 import { maxStepTitleLength } from '../../shared/stepEditSchema';
 import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { originText } from './sourceOrigin';
-import { oneLineText, pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
+import { createdPathsOfTask, oneLineText, pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
 
 /** How `tasksToPlan` makes its steps. */
 export interface TasksToPlanOptions {
@@ -160,6 +160,9 @@ function stepOf(task: SourceTask, id: string, dependsOn: string[], options: Task
     step.agent = 'coder';
     const writes = pathsOfTask(task).filter((path) => path.length <= maxWritePatternLength).slice(0, maxWritePatterns);
     if (writes.length > 0) step.writes = writes;
+    // A task that says to create a file is done when the file is there: the run checks it, as a model's plan would.
+    const created = createdPathsOfTask(task).filter((path) => writes.includes(path)).slice(0, maxChecksPerStep);
+    if (created.length > 0) step.checks = created.map((path) => ({ kind: 'file_exists', path }));
   }
   if (task.done) step.skipped = true;
   return step;

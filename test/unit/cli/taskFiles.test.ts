@@ -139,19 +139,24 @@ describe('task-planner CLI: task files of other tools', function () {
       assert.equal(readFileSync(file, 'utf8'), original, 'Undo unticks');
     });
 
-    // Where each format's files live, so the file is read as that format (Kiro's by its folder).
-    const placed: [fixture: string, at: string][] = [
-      ['speckit/photo-albums.tasks.md', 'specs/001-photo-albums/tasks.md'],
-      ['speckit/migration.tasks.md', 'specs/002-migration/tasks.md'],
-      ['kiro/dark-mode.tasks.md', '.kiro/specs/dark-mode/tasks.md'],
-      ['kiro/build-system.tasks.md', '.kiro/specs/build-system/tasks.md'],
-      ['checklist/todo.md', 'todo.md'],
+    // Where each format's files live, so the file is read as that format (Kiro's by its folder), and the files the scripted
+    // agent of the first open task would have made (a task saying "Create `X`" is checked by X being there).
+    const placed: [fixture: string, at: string, made: string[]][] = [
+      ['speckit/photo-albums.tasks.md', 'specs/001-photo-albums/tasks.md', []],
+      ['speckit/migration.tasks.md', 'specs/002-migration/tasks.md', []],
+      ['kiro/dark-mode.tasks.md', '.kiro/specs/dark-mode/tasks.md', ['frontend/src/context/ThemeContext.tsx']],
+      ['kiro/build-system.tasks.md', '.kiro/specs/build-system/tasks.md', []],
+      ['checklist/todo.md', 'todo.md', []],
     ];
-    for (const [fixture, at] of placed) {
+    for (const [fixture, at, made] of placed) {
       it(`runs ${fixture} with a scripted model and ticks exactly the tasks whose steps completed`, async () => {
         const file = join(workspace.path, at);
         mkdirSync(dirname(file), { recursive: true });
         copyFileSync(join(fixtures, fixture), file);
+        for (const path of made) {
+          mkdirSync(dirname(join(workspace.path, path)), { recursive: true });
+          writeFileSync(join(workspace.path, path), 'export {};\n');
+        }
         const before = readFileSync(file, 'utf8');
         const result = await cli(['run', file, '--tick', '--workspace', workspace.path, ...model(), '--yes', '--json']);
         const run = JSON.parse(result.stdout) as { status: string; steps: Record<string, { status: string }> };
