@@ -108,9 +108,16 @@ export class PlanPanel implements vscode.Disposable {
     this.handlers = {
       ...setup.actions,
       ready: () => {
+        // The page's first `ready` since it (re)loaded gets its snapshot at once, before the notices that wait for it (a notice
+        // arriving first is not tied to the plan it was about); a `ready` again from a page already listening, as asks for a
+        // whole snapshot do, shares the next scheduled post.
+        const loaded = !this.ready;
         this.ready = true;
         if (this.session.isReviewing()) setup.readCapabilities();
-        this.publisher.resyncSoon();
+        if (loaded) {
+          this.publisher.resync();
+          this.refresh();
+        } else this.publisher.resyncSoon();
         this.postOutputResync();
         for (const notice of this.unsentNotices.splice(0)) this.post(notice);
       },
