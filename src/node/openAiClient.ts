@@ -74,8 +74,9 @@ interface Attempt {
  * `include_usage`) where it reports a count that can be one and no lower than the text's floor
  * (`attemptUsage`), else is counted with gpt-tokenizer; cost from the price table at the
  * dearer of the model asked for and the one the server names, `undefined` for unknown models.
- * What failed attempts spent (each a request; a reply cut off part-way, its tokens) goes with
- * the result (`retriedSpent`) or the error (`LlmError.spent`), for the budget to count. Throws at once when `baseUrlProblem`
+ * What failed attempts spent (each a request, a cancelled one too; a reply cut off part-way, its tokens) goes with
+ * the result (`retriedSpent`) or the error (`LlmError.spent`), for the budget to count; each retry waits for the
+ * request's `beforeRetry` (the budget may refuse it, the journal records it). Throws at once when `baseUrlProblem`
  * refuses the base URL. Error messages never show the key (no run of 8 of its
  * characters) nor a URL's credentials.
  */
@@ -170,6 +171,8 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
         } catch {
           throw fail('aborted', undefined, attempt, 'cancelled while waiting to retry.');
         }
+        // The caller may refuse the next attempt (a budget it would pass) or record it before it is sent (the journal).
+        await request.beforeRetry?.(spent ?? nothingSpent);
       }
     }
   }
@@ -185,12 +188,13 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
   }
 
   /**
-   * What a failed attempt spent: nothing when the server was never reached or the call was cancelled; else a request,
-   * and the tokens of a reply cut off part-way.
+   * What a failed attempt spent: nothing when the server was never reached; else a request, and the tokens of a reply
+   * cut off part-way. A cancelled attempt too: the server had its request, and a cancellation (a step's time limit)
+   * must not make calls free.
    */
   function spentBy(request: LlmChatRequest, state: Attempt, problem: Problem): LlmSpent | undefined {
     const received = state.text !== '' || state.toolCalls.length > 0 || state.emitted;
-    if (problem.kind === 'aborted' || problem.unreached === true) return undefined;
+    if (problem.unreached === true) return undefined;
     const asked = request.model ?? options.model;
     const toolCalls = state.toolCalls.length > 0 ? state.toolCalls : state.partialCalls.filter((call) => call !== undefined);
     const attempt = { request, text: state.text, toolCalls, reasoningChars: state.reasoningChars };
@@ -224,6 +228,8 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
   const local = isLocalBaseUrl(options.baseURL);
   return { model: options.model, chat, costKnown: (model) => local || priceOf(model, options.prices) !== undefined };
 }
+
+const nothingSpent: LlmSpent = { requests: 0, usage: { promptTokens: 0, completionTokens: 0 } };
 
 interface AttemptLimits {
   timeoutMs: number;

@@ -490,6 +490,7 @@ export const mutationGroups = [
       'src/core/engine/runHandle.ts',
       'src/core/engine/runPlan.ts',
       'src/core/engine/resumeRun.ts',
+      'src/core/engine/journaledSpending.ts',
       'src/core/engine/bindAnswers.ts',
       'src/core/engine/requestFingerprint.ts',
       'src/core/engine/resolveRunOptions.ts',

@@ -4,6 +4,7 @@ import {
   awaitingStatusOf,
   commandKey,
   terminalStepStatuses,
+  type JournaledSpending,
   type RunEvent,
   type RunState,
   type StepState,
@@ -223,22 +224,49 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'file_withheld':
       if (!draft.withheldFiles?.includes(event.path)) draft.withheldFiles = [...(draft.withheldFiles ?? []), event.path];
       return;
+    case 'model_requested':
+      // Counted as sent until its call says what it spent: a crash or a stop may cut that off.
+      addModelUsage(draft, { requests: 1, promptTokens: 0, completionTokens: 0, costUsd: 0 });
+      return;
     case 'model_called': {
-      // Spread over zeros: a snapshot written before cached tokens were counted has no cachedTokens nor savedUsd.
-      const usage: BudgetUsage = { ...noBudgetUsage, ...draft.modelUsage };
-      draft.modelUsage = {
-        requests: usage.requests + 1,
-        promptTokens: usage.promptTokens + event.promptTokens,
-        completionTokens: usage.completionTokens + event.completionTokens,
-        totalTokens: usage.totalTokens + event.promptTokens + event.completionTokens,
-        cachedTokens: usage.cachedTokens + (event.cachedTokens ?? 0),
-        costUsd: usage.costUsd + (event.costUsd ?? 0),
-        savedUsd: usage.savedUsd + (event.savedUsd ?? 0),
-        unpricedRequests: usage.unpricedRequests + (event.costUsd === undefined ? 1 : 0),
-      };
+      const { attempts = 0, retried } = event;
+      const unpriced = (event.costUsd === undefined ? 1 : 0) + (retried !== undefined && retried.costUsd === undefined ? retried.requests : 0);
+      addModelUsage(draft, sumOf(event, retried, 1 - attempts), { unpriced, cachedTokens: event.cachedTokens ?? 0, savedUsd: event.savedUsd ?? 0 });
       return;
     }
+    case 'model_failed':
+      addModelUsage(draft, { ...event, requests: event.requests - event.attempts }, { unpriced: event.costUsd === undefined ? event.requests : 0 });
+      return;
   }
+}
+
+/**
+ * Adds model spending to the run's `modelUsage`. `spent.requests` may be negative: a call's end takes back the
+ * `model_requested` of its attempts that never reached the server. Its requests count as unpriced when it has no cost.
+ */
+function addModelUsage(draft: RunState, spent: JournaledSpending, extra: { unpriced?: number; cachedTokens?: number; savedUsd?: number } = {}): void {
+  // Spread over zeros: a snapshot written before cached tokens were counted has no cachedTokens nor savedUsd.
+  const usage: BudgetUsage = { ...noBudgetUsage, ...draft.modelUsage };
+  draft.modelUsage = {
+    requests: usage.requests + spent.requests,
+    promptTokens: usage.promptTokens + spent.promptTokens,
+    completionTokens: usage.completionTokens + spent.completionTokens,
+    totalTokens: usage.totalTokens + spent.promptTokens + spent.completionTokens,
+    cachedTokens: usage.cachedTokens + (extra.cachedTokens ?? 0),
+    costUsd: usage.costUsd + (spent.costUsd ?? 0),
+    savedUsd: usage.savedUsd + (extra.savedUsd ?? 0),
+    unpricedRequests: usage.unpricedRequests + (extra.unpriced ?? 0),
+  };
+}
+
+/** A call's reply and its failed attempts together, with `requests` as given. */
+function sumOf(reply: Omit<JournaledSpending, 'requests'>, retried: JournaledSpending | undefined, requests: number): JournaledSpending {
+  return {
+    requests: requests + (retried?.requests ?? 0),
+    promptTokens: reply.promptTokens + (retried?.promptTokens ?? 0),
+    completionTokens: reply.completionTokens + (retried?.completionTokens ?? 0),
+    costUsd: (reply.costUsd ?? 0) + (retried?.costUsd ?? 0),
+  };
 }
 
 /** Steps that were running, ready or waiting go back to `pending`/`blocked`: they run again. */

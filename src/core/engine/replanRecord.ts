@@ -1,3 +1,5 @@
+import type { BudgetUsage } from '../llm/budget';
+
 /** One entry of the trial history, as rendered (see `TrialRecord`). `time` in ms since the epoch. */
 export interface TrialInfo {
   stepId: string;
@@ -47,6 +49,11 @@ export interface ReplanRecord {
   planVersion: number;
   /** The trial history the replanner was given (every earlier failed attempt). */
   trials: TrialRecord[];
+  /**
+   * The model use of the run so far once this repair plan was made (every earlier run and repair plan): a resumed
+   * repair run counts it against its budget. Absent in journals written before it was recorded.
+   */
+  usage?: BudgetUsage;
 }
 
 /**

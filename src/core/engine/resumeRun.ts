@@ -8,6 +8,7 @@ import type { ResumeOptions, RunHandle, RunResult } from './runOptions';
 import type { RunControl } from './runEngine';
 import { resolveRunOptions } from './resolveRunOptions';
 import { finalRunStatuses, terminalStepStatuses } from './runEvents';
+import { journaledSpending } from './journaledSpending';
 import type { Checkpoint, CheckpointStore, RunStore } from '../runStorePorts';
 import { recoverInterruptedChanges } from '../tools/recordedChange';
 
@@ -56,7 +57,8 @@ async function resumeFromJournal(runId: string, options: ResumeOptions, store: R
   control.exposeState(() => state);
   if (!state.plan || !resolved) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
   if (finalRunStatuses.has(state.status)) return toResult(state);
-  if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
+  // Everything the journal says was spent, cut-off calls included: a crash or a pause never gives the budget back.
+  options.budget?.seed(journaledSpending(state));
   const { supplied, warnings } = bindAnswers(state, options);
   const torn = journal.tornLine;
   const checkpoints = options.checkpoints;

@@ -35,6 +35,13 @@ const supplied = z.union([
   }),
 ]);
 const attempt = z.int().min(1);
+/** What model attempts spent (`JournaledSpending`): counts, never negative, so no line lowers a resumed run's budget. */
+const spending = z.object({
+  requests: z.int().min(0),
+  promptTokens: z.number().min(0),
+  completionTokens: z.number().min(0),
+  costUsd: z.number().min(0).optional(),
+});
 
 /**
  * The fields each run event needs to be replayed, by type (exhaustive: a new event type
@@ -95,15 +102,20 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   file_changed: z.object({ stepId, path: z.string().min(1), operation: z.enum(['write', 'edit', 'delete', 'createDirectory']) }),
   command_started: z.object({ stepId, argv: z.array(z.string()).min(1), cwd: z.string() }),
   file_withheld: z.object({ stepId, path: z.string().min(1) }),
+  model_requested: z.object({ stepId }),
+  // Counts, never negative: a line lowering what the run spent is damage, not a count (the engine journals none).
   model_called: z.object({
     stepId,
     model: z.string(),
-    promptTokens: z.number(),
-    completionTokens: z.number(),
-    cachedTokens: z.number().optional(),
-    costUsd: z.number().optional(),
-    savedUsd: z.number().optional(),
+    promptTokens: z.number().min(0),
+    completionTokens: z.number().min(0),
+    cachedTokens: z.number().min(0).optional(),
+    costUsd: z.number().min(0).optional(),
+    savedUsd: z.number().min(0).optional(),
+    attempts: z.int().min(0).optional(),
+    retried: spending.optional(),
   }),
+  model_failed: spending.extend({ stepId, model: z.string(), attempts: z.int().min(0) }),
   run_waiting: z.object({ pending: z.array(pendingRequest) }),
   run_cancelled: z.object({ reason: z.string(), interrupted: z.literal(true).optional() }),
   run_completed: z.object({}),

@@ -207,6 +207,14 @@ export interface RunState {
   replanHistory?: ReplanRecord[];
 }
 
+/** What model attempts spent, as a journal event gives it; `costUsd` absent when the model's price is unknown. */
+export interface JournaledSpending {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd?: number;
+}
+
 interface EventBase {
   runId: string;
   /** 1-based, increasing by one per event within a run. */
@@ -270,8 +278,15 @@ export type RunEvent = EventBase &
     /** A step is about to start the program `argv` in `cwd` (workspace-relative); journaled durably before it starts. */
     | { type: 'command_started'; stepId: string; argv: string[]; cwd: string }
     /**
+     * An attempt of a step's model call is about to be sent: stored before it is, so one a crash or a stop cut off
+     * still counts as a request (each call's `model_called` or `model_failed` then says what its attempts spent).
+     */
+    | { type: 'model_requested'; stepId: string }
+    /**
      * A step called the model once; `costUsd` absent when the model's price is unknown;
      * `cachedTokens` (of `promptTokens`, read from the provider's cache) and `savedUsd` absent when none.
+     * `attempts`: the call's `model_requested` events (absent in journals written before them); `retried`: what its
+     * failed attempts spent before the reply.
      */
     | {
         type: 'model_called';
@@ -282,7 +297,14 @@ export type RunEvent = EventBase &
         cachedTokens?: number;
         costUsd?: number;
         savedUsd?: number;
+        attempts?: number;
+        retried?: JournaledSpending;
       }
+    /**
+     * A step's model call ended without a reply (failed, cancelled, or refused by the budget) after its `attempts`
+     * `model_requested` events; the rest is what its attempts spent (`requests` that reached the server).
+     */
+    | ({ type: 'model_failed'; stepId: string; model: string; attempts: number } & JournaledSpending)
     | { type: 'step_deferred'; stepId: string }
     /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges; keptChanges?: string[] }

@@ -188,7 +188,7 @@ async function executeAttempt(
           signal: attemptSignal,
           interaction,
           // A change that lands after a stop is still reported: it happened.
-          options: journaledEffects(options, id, (body) => (body.type === 'file_changed' ? emit(body) : journal(body)), run.pendingChanges),
+          options: journaledEffects(options, id, (body) => (body.type === 'file_changed' ? emit(body) : journal(body)), run.pendingChanges, () => run.flush()),
           output: (text) => {
             if (signal.aborted || outputLeft < 0) return;
             const kept =
@@ -368,9 +368,16 @@ async function reviewIfWanted(
     run.emit({ type: 'step_warning', stepId: step.id, message: 'Not reviewed: the run has no model for the review of critical steps.' });
     return 'passed';
   }
-  const llm = journaledEffects(options, step.id, (body) => {
-    if (!run.stop.signal.aborted) run.emit(body);
-  }).llm ?? options.llm;
+  const llm =
+    journaledEffects(
+      options,
+      step.id,
+      (body) => {
+        if (!run.stop.signal.aborted) run.emit(body);
+      },
+      undefined,
+      () => run.flush(),
+    ).llm ?? options.llm;
   try {
     const review = await reviewStep(withModel(llm, options.models.reviewer), {
       plan: options.plan,

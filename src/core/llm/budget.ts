@@ -68,6 +68,8 @@ export class BudgetExceededError extends Error {
     readonly exhaustion: BudgetExhaustion,
     /** What the run had used when the call was refused. */
     readonly usage: BudgetUsage,
+    /** What the refused call's earlier attempts spent, when a retry was what the limit refused. */
+    readonly spent?: LlmSpent,
   ) {
     super(exhaustion.message);
   }
@@ -97,8 +99,12 @@ export interface BudgetTracker {
 
 /**
  * A budget tracker. A limit counts as reached when usage is at or above it, so the call
- * that crosses a limit completes and the next one is refused: the run pauses between calls,
- * never in the middle of one (a call's own retries, at most a client's attempts, are part of it).
+ * that crosses a limit of tokens or cost completes and the next one is refused: the run pauses
+ * between calls, never in the middle of one. Requests are counted before they are sent: a call
+ * under way holds its request, so calls made at once (parallel steps) never pass `maxRequests`
+ * together, and a client's retry (`LlmChatRequest.beforeRetry`) is sent only while what the
+ * call's failed attempts spent, with everything else, is under every limit; else the call ends
+ * with a `BudgetExceededError` carrying that spending (`spent`).
  * Invariants against a client or server that lies: a token count or cost that is negative or
  * not finite is counted as 0 tokens and an unknown cost, so no reply lowers what was used,
  * and a limit compared with a usage that is not a number counts as reached; a call that fails
@@ -108,11 +114,28 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
   let current: BudgetLimits = { ...initial };
   const used: BudgetUsage = { ...noBudgetUsage };
 
-  const exhausted = (): BudgetExhaustion | undefined => {
+  /** The calls under way: each holds the request it has out, and what its failed attempts spent so far. */
+  const underWay = new Set<{ spent: LlmSpent | undefined; sending: boolean }>();
+
+  /** What was used, with what the calls under way hold: their failed attempts, and a request for each attempt out. */
+  const committed = (): BudgetUsage => {
+    const total = { ...used };
+    for (const call of underWay) {
+      if (call.sending) total.requests += 1;
+      if (call.spent === undefined) continue;
+      total.requests += Math.ceil(counted(call.spent.requests));
+      total.totalTokens += counted(call.spent.usage.promptTokens) + counted(call.spent.usage.completionTokens);
+      total.costUsd += counted(call.spent.costUsd ?? 0);
+    }
+    return total;
+  };
+
+  /** The first limit `of` reaches (by default what is used and held), its message saying `why` when given. */
+  const exhausted = (of: Pick<BudgetUsage, 'requests' | 'totalTokens' | 'costUsd'> = committed(), why?: string): BudgetExhaustion | undefined => {
     const checks: [BudgetLimitName, number, number | undefined, (value: number) => string][] = [
-      ['requests', used.requests, current.maxRequests, (value) => `${value} LLM requests`],
-      ['tokens', used.totalTokens, current.maxTokens, (value) => `${value} tokens`],
-      ['cost', used.costUsd, current.maxCostUsd, shownUsd],
+      ['requests', of.requests, current.maxRequests, (value) => `${value} LLM requests`],
+      ['tokens', of.totalTokens, current.maxTokens, (value) => `${value} tokens`],
+      ['cost', of.costUsd, current.maxCostUsd, shownUsd],
     ];
     for (const [limit, value, max, show] of checks) {
       // Not `value >= max`: a usage that is not a number (NaN) must reach the limit, not lift it.
@@ -121,7 +144,7 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
           limit,
           used: value,
           max,
-          message: `The run's ${limit} budget is used up: ${show(value)} of ${show(max)}. Continue with a higher limit, or stop.`,
+          message: `The run's ${limit} budget is used up: ${show(value)} of ${show(max)}${why === undefined ? '' : ` (${why})`}. Continue with a higher limit, or stop.`,
         };
       }
     }
@@ -165,7 +188,7 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
       addSpent(response.retriedSpent);
       add(1, response.usage, response.costUsd, response.savedUsd);
     },
-    exhausted,
+    exhausted: () => exhausted(),
     usage: () => ({ ...used }),
     limits: () => ({ ...current }),
     raise(limits) {
@@ -180,15 +203,33 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
         model: client.model,
         ...(client.costKnown ? { costKnown: (model: string) => client.costKnown?.(model) ?? false } : {}),
         async chat(request) {
-          const reached = exhausted() ?? uncounted(client, request.model ?? client.model);
+          const held = underWay.size > 0 && exhausted(used) === undefined ? 'with the model calls still under way' : undefined;
+          const reached = exhausted(committed(), held) ?? uncounted(client, request.model ?? client.model);
           if (reached) throw new BudgetExceededError(reached, tracker.usage());
+          // Held from here: a call made meanwhile sees this one's request as spent.
+          const call: { spent: LlmSpent | undefined; sending: boolean } = { spent: undefined, sending: true };
+          let refused: BudgetExhaustion | undefined;
+          underWay.add(call);
+          const beforeRetry = async (spent: LlmSpent): Promise<void> => {
+            call.spent = spent;
+            call.sending = false;
+            refused = exhausted(committed(), 'a model call failed, and trying it again would pass the limit');
+            if (refused) throw new BudgetExceededError(refused, tracker.usage(), spent);
+            call.sending = true;
+            await request.beforeRetry?.(spent);
+          };
           let response: LlmChatResponse;
           try {
-            response = await client.chat(request);
+            response = await client.chat({ ...request, beforeRetry });
           } catch (error: unknown) {
-            if (isLlmError(error)) addSpent(error.spent);
+            underWay.delete(call);
+            const spent = isLlmError(error) ? error.spent : call.spent;
+            addSpent(spent);
+            // A retry the limit refused pauses the step like any call past it: what was used now includes its attempts.
+            if (refused) throw new BudgetExceededError(refused, tracker.usage(), spent);
             throw error;
           }
+          underWay.delete(call);
           tracker.record(response);
           return response;
         },

@@ -79,6 +79,13 @@ export interface LlmChatRequest {
   temperature?: number;
   /** Upper bound of completion tokens for this call. */
   maxTokens?: number;
+  /**
+   * Asked by a client that retries, before each attempt after the first (once its wait is over), with what the call's
+   * failed attempts spent so far: the attempt is sent once it resolves, and not at all when it rejects (the call then
+   * ends with that rejection). The budget refuses a retry past a limit here, and the journal records the attempt
+   * before it is sent (`budget.ts`, `journaledEffects.ts`).
+   */
+  beforeRetry?: (spent: LlmSpent) => Promise<void>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { newRunId, toRegistry } from '../engine/resolveRunOptions';
 import { runPolicyOf } from '../engine/runPolicy';
 import { resumeRun } from '../engine/resumeRun';
+import { journaledSpending } from '../engine/journaledSpending';
 import { runPlan } from '../engine/runPlan';
 import type { ResumeOptions, RunHandle, RunOptions, RunResult } from '../engine/runOptions';
 import { stampEvent, type RunEvent, type RunEventBody } from '../engine/runEvents';
@@ -127,7 +128,7 @@ async function replanLoop(
         const state = handle.state();
         if (first) {
           adoptEarlierRepairs(state.replanHistory);
-          if (state.budgetUsage) tracker.seed(state.budgetUsage);
+          tracker.seed(journaledSpending(state));
         }
         collect = createTrialCollector(state.plan ?? (current as Plan), trials);
       }
@@ -225,6 +226,7 @@ async function replanLoop(
       repaired: repair.repaired,
       planVersion: repair.plan.version,
       trials: [...trials],
+      usage: tracker.usage(),
     });
     emit({ type: 'replan_completed', plan: repair.plan });
     current = repair.plan;

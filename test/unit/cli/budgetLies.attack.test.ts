@@ -43,9 +43,9 @@ describe('attack: a hostile server on the command line budget', function () {
   it('calls that fail after streaming part of a reply count against --max-requests', async () => {
     server.on(matchers.any(), { kind: 'events', events: [{ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'B'.repeat(10_000) } }] }], cut: true });
     const { stdout, stderr } = await run('--max-requests', '2');
-    // One call's own attempts (4) may cross the limit; nothing after it runs.
-    assert.ok(server.chatRequests.length <= 4, `${server.chatRequests.length} requests under --max-requests 2:\n${stderr}`);
+    // Nor may one call's own attempts cross the limit: its client asks the budget before each retry (4 attempts before).
+    assert.equal(server.chatRequests.length, 2, `${server.chatRequests.length} requests under --max-requests 2:\n${stderr}`);
     assert.equal((JSON.parse(stdout) as { status: string }).status, 'waiting', stderr);
-    assert.match(stderr, /Used 4 model requests/);
+    assert.match(stderr, /Used 2 model requests/);
   });
 });

@@ -44,9 +44,12 @@ describe('journaledEffects', () => {
     const request = { messages: [{ role: 'user' as const, content: 'hello' }], signal: new AbortController().signal };
     assert.equal((await priced.llm?.chat(request))?.text, 'hi');
     await unpriced.llm?.chat(request);
+    // Each attempt is journaled before it is sent; the call's end says what it spent.
     assert.deepEqual(events, [
-      { type: 'model_called', stepId: 'S1', model: 'm-1', promptTokens: 7, completionTokens: 7, costUsd: 0.5 },
-      { type: 'model_called', stepId: 'S1', model: 'm-2', promptTokens: 3, completionTokens: 3 },
+      { type: 'model_requested', stepId: 'S1' },
+      { type: 'model_called', stepId: 'S1', model: 'm-1', promptTokens: 7, completionTokens: 7, costUsd: 0.5, attempts: 1 },
+      { type: 'model_requested', stepId: 'S1' },
+      { type: 'model_called', stepId: 'S1', model: 'm-2', promptTokens: 3, completionTokens: 3, attempts: 1 },
     ]);
     assert.equal(journaledEffects(resolveRunOptions(plan, { clock: new ManualClock() }), 'S1', () => undefined).llm, undefined);
   });

@@ -1,0 +1,27 @@
+import { noBudgetUsage, type BudgetUsage } from '../llm/budget';
+import type { RunState } from './runEvents';
+
+/**
+ * What a journaled run has spent on the model, for a resumed run's budget to count before anything runs: its own
+ * calls (`modelUsage`: every attempt, failed and retried ones too, and one a crash or a stop cut off as a request),
+ * after what the runs and repair plans before it spent (a repair run's last `ReplanRecord.usage`), and never less than
+ * its last budget pause counted. A field of the journal that is no count (a damaged line) counts as 0.
+ */
+export function journaledSpending(state: Pick<RunState, 'modelUsage' | 'budgetUsage' | 'replanHistory'>): BudgetUsage {
+  const before = countsOf(state.replanHistory?.at(-1)?.usage);
+  const own = countsOf(state.modelUsage);
+  const paused = countsOf(state.budgetUsage);
+  const total: BudgetUsage = { ...noBudgetUsage };
+  for (const key of Object.keys(total) as (keyof BudgetUsage)[]) total[key] = Math.max(before[key] + own[key], paused[key]);
+  return total;
+}
+
+function countsOf(usage: unknown): BudgetUsage {
+  const fields = typeof usage === 'object' && usage !== null ? (usage as Record<string, unknown>) : {};
+  const counts: BudgetUsage = { ...noBudgetUsage };
+  for (const key of Object.keys(counts) as (keyof BudgetUsage)[]) {
+    const value = fields[key];
+    counts[key] = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+  }
+  return counts;
+}
