@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
@@ -12,6 +12,7 @@ import type { LoadedJournal, RunStore } from '../core/runStorePorts';
 import { terminalSafe } from './terminalSafe';
 import { errorMessage } from '../shared/errorMessage';
 import { shellWord } from './shellWord';
+import { linkOutOf } from './linkOut';
 
 /** Where a CLI command writes: `out` for results, `err` for progress and messages. */
 export interface CliIo {
@@ -156,6 +157,16 @@ export async function requireWorkspace(path: string): Promise<void> {
     throw new UsageError(`Cannot open the workspace ${absolute}: ${errorMessage(error)}`);
   }
   if (!found.isDirectory()) throw new UsageError(`The workspace ${absolute} is a file, not a folder. Pass the folder to work in with --workspace.`);
+  // A repository's committed `app -> ..` took `--workspace app` out of the clone: every file there read without a
+  // question, the journals written there (an outside attack). A folder named below the current one stays below it.
+  const out = await linkOutOf(process.cwd(), path);
+  if (out !== undefined) {
+    throw new UsageError(
+      `The workspace ${path} leads through a link out of the current folder (${out.link} is a link to ${out.target}), so a run would read and ` +
+        `change files outside it: a repository can commit such a link. Nothing was done; if ${absolute} is the folder you mean, name the one ` +
+        `it leads to (${await realpath(absolute).catch(() => absolute)}).`,
+    );
+  }
 }
 
 /**

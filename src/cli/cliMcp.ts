@@ -1,3 +1,5 @@
+import { lstat, mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   type McpConfig,
@@ -13,6 +15,7 @@ import type { Tool } from '../core/tools/tool';
 import { McpServers } from '../node/mcpServers';
 import { readBoundedText } from '../node/readBoundedText';
 import { readFolderConfig } from '../node/readFolderConfig';
+import { userCacheFolder } from '../node/userCacheFolder';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, UsageError, warningLine } from './cliIo';
 import { cliTools } from './cliTools';
@@ -46,7 +49,7 @@ export const defaultMcpTimeoutSeconds = 60;
  * hold the value of the user's own input of the same id), else it is not given.
  */
 export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body: (tools: Tool[], servers: McpServers) => Promise<Result>): Promise<Result> {
-  const config = await loadCliMcpConfig(options.workspace, options.mcpConfig, options.allowHardLinks ?? false);
+  const config = await ownServersOutside(await loadCliMcpConfig(options.workspace, options.mcpConfig, options.allowHardLinks ?? false));
   for (const warning of config.warnings) io.err(`MCP warning: ${warningLine(warning)}`);
   const timeoutMs = parseMcpTimeout(options.mcpTimeout) * 1000;
   const controller = new AbortController();
@@ -99,6 +102,38 @@ export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body
     controller.abort();
     await servers.stopAll();
   }
+}
+
+/**
+ * `config` with each of the user's own servers started as a program and given no `cwd` (`--mcp-config`'s, which start
+ * without asking) set to start in an empty folder of the user's (`ownServersFolder`), not in the workspace: there
+ * `python -m <module>` runs the repository's `<module>/` (the working folder comes first on Python's path), `npx -y
+ * <package>` the package its `node_modules` holds and installs from the registry its `.npmrc` names, and `uvx` reads its
+ * `uv.toml`. An outside attack: the user's `python3 -m mcp_server_fetch`, started by `task-planner tools --mcp-config`
+ * in a clone holding `mcp_server_fetch/__main__.py`, ran that file. A server that should work in the workspace says so
+ * with `"cwd": "${workspaceFolder}"` (the user's own choice, as every variable of theirs). Unchanged without such servers.
+ */
+export async function ownServersOutside(config: McpConfig): Promise<McpConfig> {
+  const moved = (server: McpConfig['servers'][number]): boolean => server.source.origin === 'user' && server.type === 'stdio' && server.cwd === undefined;
+  if (!config.servers.some(moved)) return config;
+  const folder = await ownServersFolder();
+  return { ...config, servers: config.servers.map((server) => (moved(server) ? { ...server, cwd: folder } : server)) };
+}
+
+/**
+ * An empty folder of the user's own for their servers to start in: `~/.cache/task-planner/mcp-servers` (made readable by
+ * the user alone; used only while it is a real folder, not a link), else a new one in the temporary folder.
+ */
+async function ownServersFolder(): Promise<string> {
+  const folder = join(userCacheFolder(), 'mcp-servers');
+  try {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const found = await lstat(folder);
+    if (found.isDirectory() && !found.isSymbolicLink() && (process.getuid === undefined || found.uid === process.getuid())) return folder;
+  } catch {
+    // A home folder that takes no new folder (read-only, a file named .cache): one made new below.
+  }
+  return mkdtemp(join(tmpdir(), 'task-planner-mcp-'));
 }
 
 /** The environment variable that gives the CLI the value of `${input:<id>}`. */

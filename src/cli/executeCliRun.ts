@@ -44,13 +44,13 @@ export async function followExecution(
   execute: (hooks: ExecutionHooks) => Promise<RunResult>,
   plan: Plan,
   io: CliIo,
-  options: { json: boolean; stored?: RunState },
+  options: { json: boolean; stored?: RunState; resumeFlags?: string },
 ): Promise<{ result: RunResult; state: RunState; runIds: string[] }> {
-  const { stored } = options;
+  const { stored, resumeFlags = '' } = options;
   const alreadyEnded = Object.values(stored?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
   // Without --json the closing summary follows on stdout, its headline saying how the run ended.
   const summaryFollows = !options.json;
-  let report = progressReporter(plan, io.err, alreadyEnded, summaryFollows);
+  let report = progressReporter(plan, io.err, alreadyEnded, summaryFollows, resumeFlags);
   // Folded in place within a run (a copy per event made a long run quadratic); a repair run's start continues it once.
   const fold = new ExecutionFold();
   let state = stored;
@@ -62,7 +62,7 @@ export async function followExecution(
     if (event.type === 'replan_completed') {
       io.err(`Repair plan v${event.plan.version}: ${oneLine(event.plan.steps.map((step) => step.id).join(', '), 300)}`);
       // The repair run reports the steps it keeps as completed again (restored), so its count starts at 0.
-      report = progressReporter(event.plan, io.err, 0, summaryFollows);
+      report = progressReporter(event.plan, io.err, 0, summaryFollows, resumeFlags);
     }
     report(event, state);
   };
@@ -111,12 +111,18 @@ export function onStopSignals(stop: (reason: Error) => void, signals: readonly S
 const maxShownWarnings = 20;
 
 /**
+ * The flags after the run id of a `resume` to paste: the workspace, as an absolute path (a pasted
+ * `task-planner resume RUN` from another folder found no run), and the model, budget and run options given.
+ */
+export function resumeFlags(options: { workspace: string } & CarriedOptions): string {
+  return ` --workspace ${shellWord(resolve(options.workspace))}${carriedFlags(options)}`;
+}
+
+/**
  * Prints a finished run on stdout (as JSON, or the closing summary of `runSummary` with
  * resume hints); returns its exit code. `state` is the execution's final state (its plan,
  * steps, changed files and model calls, repair runs included).
  */
-/** The model options a pasted command keeps. */
-
 export function reportRunResult(result: RunResult, state: RunState, options: { workspace: string; json: boolean } & CarriedOptions, io: CliIo): number {
   const { workspace, json } = options;
   const flags = carriedFlags(options);
@@ -146,6 +152,10 @@ export function reportRunResult(result: RunResult, state: RunState, options: { w
     lines.push('Answer with:', `  task-planner resume ${shellWord(result.runId)} --workspace ${shellWord(resolve(workspace))}${flags} ${answers}`);
     const instead = hints.flatMap((hint) => (hint.instead === undefined ? [] : [hint.instead]));
     if (instead.length > 0) lines.push(`  or instead: ${instead.join('; ')}`);
+  }
+  if (result.status === 'cancelled' || result.status === 'interrupted') {
+    // On a line of its own to paste, with the workspace and model: the progress line said only "task-planner resume RUN".
+    lines.push('Resume it with:', `  task-planner resume ${shellWord(result.runId)}${resumeFlags(options)}`);
   }
   if (result.status === 'failed' || result.status === 'partial') {
     const next = nextAfterFailure(result.runId, state, `--workspace ${shellWord(resolve(workspace))}`, flags);

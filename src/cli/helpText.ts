@@ -8,7 +8,7 @@ Usage:
   task-planner validate <plan.json> [--workspace DIR] [--json] [MCP options]
   task-planner run <plan.json | tasks file> [--tick] [run options]
   task-planner import <tasks file> [--format F] [--out plan.json] [--base-url URL --model M]
-  task-planner export <plan.json> --format F [--out FILE] [--run RUN] [--workspace DIR]
+  task-planner export <plan.json | tasks.md> --format F [--out FILE] [--run RUN] [--workspace DIR]
   task-planner resume <runId> [run options]
                      [--approve STEP] [--reject STEP[=REASON]] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
@@ -44,9 +44,10 @@ Commands:
              ticked ones are skipped as done; the files a task names are the files its step
              may change. With a model the steps are agents', else yours to do. Lines that
              are no task stay in the objective as written.
-  export     Write a plan file as a task list of --format (one of the formats above); import
-             reads it back with the same steps, order, dependencies and ticks. With --run RUN
-             (a run of that plan in the workspace) the steps it completed are ticked.
+  export     Write a plan file (or a task file, read as run reads it) as a task list of --format
+             (one of the formats above); import reads it back with the same steps, order,
+             dependencies and ticks. With --run RUN (a run of that plan or task file in the
+             workspace, with --tick or not) the steps it completed are ticked.
   resume     Continue a run from its journal: completed steps are not re-run; steps that were
              running or waiting start again, with the answers given here. Repairs like run.
   rerun      Run from here: start a new run of an ended run's plan that keeps the results
@@ -156,7 +157,9 @@ Options:
                       verification (retried with the diagnosis). One more model call per
                       such step, counted in the budget. A step's own "review" field wins.
   --mcp-config FILE   MCP servers of yours, in VS Code's .vscode/mcp.json format ("servers",
-                      "inputs"), started without asking; their "allowedTools" ("*" or tool
+                      "inputs"), started without asking (without a "cwd", in an empty
+                      folder of yours, not the workspace, whose files could be what
+                      python -m or npx runs); their "allowedTools" ("*" or tool
                       names) are called without asking. The workspace's own
                       .vscode/mcp.json is read too: its servers start only with --yes or
                       when you say yes on the terminal (they run programs), and it cannot
@@ -196,8 +199,8 @@ Environment:
 Interaction:
   On a terminal, approvals, questions and reviews are asked interactively, and a step
   that is yours to do asks "Done? [y]es / [n]o (failed) / [l]ater". Without a terminal
-  (or when you answer "d" to defer, "l" for later), the run stops with status "waiting" and
-  prints its pending requests; answer them with "resume".
+  (or when you answer "d" to defer, "l" for later, or press Enter alone), the run stops with
+  status "waiting" and prints its pending requests; answer them with "resume".
 
 Text that starts with "-":
   A request or answer that starts with "-" followed by a space (a list: "- bump the

@@ -10,7 +10,7 @@ import { type CliIo, warningLine } from './cliIo';
 import { cliCapabilities } from './cliCapabilities';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import { stepCapabilities, type StepCapabilities } from '../core/capabilities/stepCapabilities';
-import { exitCodeOf, followExecution, onStopSignals, reportRunResult } from './executeCliRun';
+import { exitCodeOf, followExecution, onStopSignals, reportRunResult, resumeFlags } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments, startProblems } from './runCommand';
 import { cliInvestigationBudget, cliPlanningQuestions, describeBasis, type CliInvestigationOptions } from './cliInvestigation';
@@ -114,7 +114,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, planOrigin: planned.origin }),
       plan,
       io,
-      { json: options.json },
+      { json: options.json, resumeFlags: resumeFlags(options) },
     );
     await sendRunTraces(engine.store, runIds, options, io);
     showEstimateAgainstActual(estimate, engine, io);

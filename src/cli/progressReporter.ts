@@ -6,6 +6,7 @@ import { newTenth, progressText } from '../shared/progressPercent';
 import { notStoppingNote, rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
 import { keptFileText } from '../core/tools/withheldFiles';
 import { reasonBesideFailures } from '../core/engine/criticalHalt';
+import { shellWord } from './shellWord';
 
 /** Longest step title in a progress line, and longest objective, reason or warning, in characters (each on one line). */
 const maxTitleLength = 120;
@@ -19,7 +20,8 @@ const failedInFull = '(in full under Failures at the end)';
  * durations, failures (their first line only: the closing summary prints each in full, once),
  * skips, files kept from the model, waits, and the run's end (not when `summaryFollows`: the closing summary's
  * headline says how it ended, and two headlines read as two runs). `alreadyEnded` counts steps a
- * resumed run finished before. Returns the listener, which is given the run's state with
+ * resumed run finished before; `resumeFlags` follow the run id in the `resume` a cancelled run says to paste (with
+ * `--json` only: else the closing summary says it). Returns the listener, which is given the run's state with
  * the event folded in when there is one (a run that ran to its end says whether every step is done).
  */
 export function progressReporter(
@@ -27,6 +29,7 @@ export function progressReporter(
   write: (line: string) => void,
   alreadyEnded = 0,
   summaryFollows = false,
+  resumeFlags = '',
 ): (event: RunEvent, state?: Readonly<RunState>) => void {
   const total = plan.steps.length;
   const titles = new Map(plan.steps.map((step) => [step.id, oneLine(step.title, maxTitleLength)]));
@@ -102,13 +105,12 @@ export function progressReporter(
         // A critical step's failure was its own line, and the summary prints it in full: here, only which step.
         write(`Run ${event.runId} failed: ${shortLine(reasonBesideFailures(event.reason, failedSteps), 200)}`);
         return;
-      case 'run_cancelled':
-        write(
-          event.interrupted
-            ? `Run ${event.runId} interrupted: ${sentence(shortLine(event.reason, 200))} Resume it with: task-planner resume ${event.runId}`
-            : `Run ${event.runId} cancelled: ${sentence(shortLine(event.reason, 200))} Resume it with: task-planner resume ${event.runId}`,
-        );
+      case 'run_cancelled': {
+        // The closing summary gives the command to paste, on its own line; with --json it is said here.
+        const resume = summaryFollows ? '' : ` Resume it with: task-planner resume ${shellWord(event.runId)}${resumeFlags}`;
+        write(`Run ${event.runId} ${event.interrupted ? 'interrupted' : 'cancelled'}: ${sentence(shortLine(event.reason, 200))}${resume}`);
         return;
+      }
       case 'run_waiting':
         write(`Run ${event.runId} is waiting for ${event.pending.length} answer${event.pending.length === 1 ? '' : 's'}.`);
         return;

@@ -8,7 +8,7 @@ import { checkCommandsConsent } from './checkCommandsConsent';
 import { requireTickApprovals } from './taskFileCommands';
 import { cliCapabilities } from './cliCapabilities';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
-import { followExecution, reportRunResult } from './executeCliRun';
+import { followExecution, reportRunResult, resumeFlags } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, requireAttachments } from './runCommand';
 import { terminalSafe } from './terminalSafe';
@@ -57,10 +57,14 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
   requireTickApprovals(plan, io, options);
   const undone = undoneChanges(await createCheckpointFolder(runsDirectory(options.workspace)).list(runId)).steps;
   const initialResults = resultsKeptFrom(plan, from, state.results, undone);
-  const again = ids.filter((id) => downstreamSteps(plan, from).has(id) || (state.results[id] !== undefined && !(id in initialResults)));
+  const downstream = downstreamSteps(plan, from);
+  const again = ids.filter((id) => downstream.has(id) || (state.results[id] !== undefined && !(id in initialResults)));
+  // Steps before STEP run again too when Undo took back their changes: said why (a newcomer read "no completed step kept" as a bug).
+  const byUndo = again.filter((id) => !downstream.has(id));
+  const why = byUndo.length === 0 ? '' : ` (${byUndo.join(', ')} because Undo took back what ${ids.filter((id) => undone.has(id)).join(', ')} changed)`;
   io.err(
     terminalSafe(
-      `Running run ${runId}'s plan again from step ${from} as a new run: ${again.join(', ')} run again; ` +
+      `Running run ${runId}'s plan again from step ${from} as a new run: ${again.join(', ')} run again${why}; ` +
         `${keptText(Object.keys(initialResults))}.`,
     ),
   );
@@ -78,7 +82,7 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
       }),
     plan,
     io,
-    { json: options.json },
+    { json: options.json, resumeFlags: resumeFlags(options) },
   );
   await sendRunTraces(engine.store, runIds, options, io);
   return reportRunResult(result, ended, options, io);

@@ -6,7 +6,8 @@ import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, loadLockedRun, UsageError } from './cliIo';
 import { checkCommandsConsent } from './checkCommandsConsent';
-import { followExecution, reportRunResult } from './executeCliRun';
+import { shellWord } from './shellWord';
+import { followExecution, reportRunResult, resumeFlags } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions } from './runCommand';
 import { cliCapabilities } from './cliCapabilities';
@@ -27,7 +28,17 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const journal = await loadLockedRun(engine.store, runId, options.workspace);
   const state = replayJournal(runId, journal);
   const unused = bindAnswers(state, answers).warnings;
-  if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
+  if (unused.length > 0) {
+    // A newcomer's --approve STEP for a run stopped at its question (Ctrl+C) read "pending: none", and nothing said what to do.
+    const nothingWaits = Object.values(state.steps).every((step) => step.pending === undefined) && !finalRunStatuses.has(state.status);
+    const next = nothingWaits
+      ? `\nRun ${runId} stopped with no request left waiting (a question asked on the terminal ends with the run), so there is ` +
+        `nothing to answer yet. Resume it without answers: the step asks again (without a terminal the run stops waiting and prints ` +
+        `the command that answers it):\n` +
+        `  task-planner resume ${shellWord(runId)}${resumeFlags(options)}`
+      : '';
+    throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}${next}`);
+  }
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
   // Undo took back what steps of it did: its next steps would start from files that are no longer there.
   const changes = undoneChanges((await engine.checkpoints?.list(runId)) ?? []);
@@ -62,7 +73,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
     (hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks, ...(checkCommands ? { checkCommands } : {}) }),
     state.plan,
     io,
-    { json: options.json, stored: state },
+    { json: options.json, stored: state, resumeFlags: resumeFlags(options) },
   );
   await sendRunTraces(engine.store, followed.runIds, options, io);
   return reportRunResult(followed.result, followed.state, options, io);

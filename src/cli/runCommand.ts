@@ -28,7 +28,7 @@ import { cliTools } from './cliTools';
 import { cliCapabilities } from './cliCapabilities';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
-import { followExecution, reportRunResult } from './executeCliRun';
+import { followExecution, reportRunResult, resumeFlags } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
 import { loadRunnablePlan, requireTickApprovals } from './taskFileCommands';
 import { tickSourceCheckbox } from '../core/interop/tickSourceCheckbox';
@@ -134,7 +134,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
     plan,
     io,
-    { json: options.json },
+    { json: options.json, resumeFlags: resumeFlags(options) },
   );
   await sendRunTraces(engine.store, runIds, options, io);
   showEstimateAgainstActual(estimate, engine, io);

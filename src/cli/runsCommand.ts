@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { createFileRunStore } from '../node/fileRunStore';
 import { type CliIo, noRunStart, runsDirectory } from './cliIo';
@@ -108,7 +109,12 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       io.out(`\n${row.runId} cannot be read: ${oneLine(row.objective, maxReasonLength)}`);
     }
     const cutOff = rows.find((row) => row.status === 'interrupted');
-    if (cutOff) io.out(`\nAn interrupted run goes on from where it stopped, finished steps not redone: task-planner resume ${shellWord(cutOff.runId)}`);
+    // With the workspace: pasted from another folder, "task-planner resume RUN" found no run there.
+    if (cutOff) {
+      io.out(
+        `\nAn interrupted run goes on from where it stopped, finished steps not redone: task-planner resume ${shellWord(cutOff.runId)} --workspace ${shellWord(resolve(workspace))}`,
+      );
+    }
   }
   return 0;
 }

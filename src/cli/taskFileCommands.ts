@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { chmod, lstat, rename, rm, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { exportTaskFile, importTaskFile, sniffTaskFormat, stepsDoneIn, type ImportedTaskFile } from '../core/interop/importTaskFile';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { exportTaskFile, importTaskFile, ranTasksOf, sniffTaskFormat, stepsDoneIn, type ImportedTaskFile } from '../core/interop/importTaskFile';
 import { replayJournal } from '../core/engine/replayJournal';
 import type { RunState } from '../core/engine/runEvents';
 import { createFileRunStore } from '../node/fileRunStore';
@@ -14,6 +12,7 @@ import { timerClock } from '../node/timerClock';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, loadListedJournal, loadPlanFile, maxPlanFileBytes, requireListedRun, runsDirectory, UsageError, warningLine } from './cliIo';
 import { shortLine } from './shortLine';
+import { writeOutputFile } from './outputFile';
 import { terminalSafe } from './terminalSafe';
 import { leadsOutside } from '../shared/leadsOutside';
 import { readOrigin } from '../core/interop/sourceOrigin';
@@ -153,9 +152,10 @@ export interface ExportRun {
 export async function exportCommand(file: string, options: TaskFileOptions, io: CliIo, run?: ExportRun): Promise<number> {
   const format = parseTaskFormat(options.format);
   if (format === undefined) throw new UsageError(`export needs --format, one of ${interopFormats.join(', ')}.`);
-  const { plan } = await loadPlanFile(file);
-  const done = run === undefined ? new Set<string>() : stepsDoneIn(plan, await runOfPlan(plan, file, run));
-  await emit(exportTaskFile(plan, format, done), options.out, io);
+  // A task file is read as `run` reads it (a newcomer's `export tasks.md` read the Markdown as a plan file: tasks "# TODO").
+  const { plan } = await loadRunnablePlan(file, options.model, io);
+  const done = run === undefined ? new Set<string>() : stepsDoneIn(plan, await runOfPlan(plan, file, run), ranTasksOf);
+  await emit(exportTaskFile(plan, format, done), options.out, io, run === undefined ? [] : [run.workspace]);
   if (run !== undefined) io.err(`Ticked ${done.size} of ${plan.steps.length} tasks: the steps run ${run.runId} completed.`);
   const lost = exportLosses(plan, format);
   // A newcomer's export, imported back, ran as tasks to do by hand, and nothing had said so.
@@ -173,7 +173,7 @@ async function runOfPlan(plan: Plan, file: string, run: ExportRun): Promise<RunS
   const store = createFileRunStore(runsDirectory(run.workspace));
   await requireListedRun(store, run.runId, run.workspace);
   const state = replayJournal(run.runId, await loadListedJournal(store, run.runId));
-  if (state.plan?.id !== plan.id) {
+  if (state.plan === undefined || !ranTasksOf(plan, state.plan)) {
     throw new UsageError(
       terminalSafe(
         `Run ${run.runId} ran another plan ("${shortLine(state.plan?.objective ?? '', 80)}"), not the one in ${displayName(file)}: nothing was written. ` +
@@ -235,27 +235,13 @@ function lineRanges(numbers: readonly number[]): string {
   return ranges.join(', ');
 }
 
-async function emit(text: string, out: string | undefined, io: CliIo): Promise<void> {
+async function emit(text: string, out: string | undefined, io: CliIo, roots: readonly string[] = []): Promise<void> {
   if (out === undefined) {
     io.out(text.trimEnd());
     return;
   }
   // A file of that name is replaced, and said to be (a newcomer overwrote a file of their own and was told "Wrote").
-  const found = await lstat(out).catch(() => undefined);
-  // A repository's committed `tasks.md -> ~/.bashrc` had the export written over the file it led to, outside (attack).
-  if (found?.isSymbolicLink()) throw new UsageError(`--out ${out} is a link; name the file itself, not a link to it. Nothing was written.`);
-  const replaced = found?.isFile() === true;
-  // Written beside it, then renamed over it: a file of several names (a hard link to one outside) keeps its other names' content.
-  const temporary = join(dirname(out), `.${basename(out)}.${randomUUID().slice(0, 8)}.tmp`);
-  try {
-    await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
-    // The file replaced keeps its permissions (a shared or executable file stays so).
-    if (found?.isFile() === true) await chmod(temporary, found.mode & 0o7777);
-    await rename(temporary, out);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
-    throw new UsageError(`Cannot write ${out}: ${errorMessage(error)}`);
-  }
+  const { replaced } = await writeOutputFile('--out', out, text, roots);
   io.err(replaced ? `Replaced ${out}, which was there before (its earlier content is gone).` : `Wrote ${out}.`);
 }
 

@@ -41,7 +41,10 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
       ? '\n  this step started the same command before the run was interrupted: it may already have run, so --yes does not answer this; ' +
         'run it again only if running it twice is safe'
       : '') +
-    (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : '') +
+    // As the editor says it: a newcomer's --allow-command "npm test" still asked after a step bumped package.json, and nothing said why.
+    (request.changedInRun?.length
+      ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs: allow rules do not apply`
+      : '') +
     (request.notAllowedBecause === undefined ? '' : `\n  asks although you have a rule: ${oneLine(request.notAllowedBecause)}`),
   file: (request) =>
     `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}${
@@ -57,7 +60,10 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
 /** An approval request as the terminal shows it: what would run or change, in full. */
 export function describeApprovalForTerminal(request: ApprovalRequest): string {
   const retry = request.retry === undefined ? '' : `\n  ${describeRetry(request.retry)}`;
-  return `Step ${request.stepId} (${oneLine(request.title, maxNameLength)}) wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}${retry}`;
+  // A step without a title of its own is titled by its id: "Step usage (usage)" read as two things.
+  const title = oneLine(request.title, maxNameLength);
+  const step = title === '' || title === request.stepId ? request.stepId : `${request.stepId} (${title})`;
+  return `Step ${step} wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}${retry}`;
 }
 
 /**
@@ -73,13 +79,21 @@ export function terminalInteraction(io: CliIo, options: { yes: boolean }): Inter
     if (!io.interactive) return 'defer';
     // Feedback is offered only where a model does the step's work and hears it (`ApprovalRequest.feedbackHeard`).
     const offered = heard ? ' / [f]eedback: no, and say what to do instead' : '';
-    const answer = (await io.ask(`${text}\nApprove? [y]es / [n]o${offered} / [d]efer: `, signal)).toLowerCase();
-    if (answer === 'd' || answer === 'defer') return 'defer';
-    if (answer === 'y' || answer === 'yes') return { approved: true };
-    const asksFeedback = heard && (answer === 'f' || answer === 'feedback');
-    const feedback = asksFeedback ? boundedFeedback(await io.ask('What should the step do instead? ', signal)) : undefined;
-    // No reason: the user typed none (the summary says "rejected by you", and nothing they did not say).
-    return { approved: false, ...(feedback === undefined ? {} : { feedback }) };
+    let question = `${text}\nApprove? [y]es / [n]o${offered} / [d]efer: `;
+    for (;;) {
+      const answer = (await io.ask(question, signal)).toLowerCase();
+      // Enter alone defers, as at a manual step or a review: it rejected the change, and a tick pressed past was lost.
+      if (answer === '' || answer === 'd' || answer === 'defer') return 'defer';
+      if (answer === 'y' || answer === 'yes') return { approved: true };
+      const asksFeedback = heard && (answer === 'f' || answer === 'feedback');
+      if (answer === 'n' || answer === 'no' || answer === 'f' || answer === 'feedback') {
+        const feedback = asksFeedback ? boundedFeedback(await io.ask('What should the step do instead? ', signal)) : undefined;
+        // No reason: the user typed none (the summary says "rejected by you", and nothing they did not say).
+        return { approved: false, ...(feedback === undefined ? {} : { feedback }) };
+      }
+      // A typo ("ye") rejected the change: asked again, as a manual step asks.
+      question = `Type y (yes), n (no)${heard ? ', f (feedback)' : ''} or d (defer): `;
+    }
   };
   return {
     requestApproval(request, signal) {

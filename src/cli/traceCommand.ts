@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { exportRunTraces, loadRunTrace } from '../core/trace/exportRunTrace';
 import type { RunStore } from '../core/runStorePorts';
 import { traceTree } from '../core/trace/traceTree';
@@ -7,6 +6,7 @@ import type * as OtlpTraceExporter from '../node/otlpTraceExporter';
 import { otlpTracesUrl, shownTraceUrl } from '../core/trace/otlpTracesUrl';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, noRunStart, runsDirectory, UsageError } from './cliIo';
+import { writeOutputFile } from './outputFile';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
 
@@ -66,11 +66,8 @@ export async function traceCommand(
   if (spans.length === 0) throw new UsageError(`Run "${runId}" has nothing to trace: ${noRunStart}.`);
   const lines = spans.map((span) => JSON.stringify(span));
   if (options.file !== undefined) {
-    try {
-      await writeFile(options.file, lines.map((line) => `${line}\n`).join(''), 'utf8');
-    } catch (error) {
-      throw new UsageError(`Cannot write ${options.file}: ${errorMessage(error)}`);
-    }
+    // Never through a link a repository committed (`trace.jsonl -> ~/.bashrc`, or a folder on the way).
+    await writeOutputFile('--trace', options.file, lines.map((line) => `${line}\n`).join(''), [workspace]);
     io.err(`Wrote ${spans.length} spans to ${options.file}.`);
   }
   // Loaded again with the real names for the tree only: a run's journal is the user's own file on this machine.

@@ -125,4 +125,11 @@ export interface CheckpointStore {
   settle(checkpoint: Checkpoint, state: Exclude<CheckpointState, 'intended'>): Promise<void>;
   /** The run's checkpoints in the order they were recorded, each in its latest state (empty for an unknown run). */
   list(runId: string): Promise<Checkpoint[]>;
+  /**
+   * The run's records this store holds but does not vouch for, each in its latest state, left out of `list`: in a folder a
+   * repository can write (the CLI's `.task-planner/runs`), a record without the user's seal, which a repository may have
+   * committed to make Undo write what it chose (`loadCheckpointFile`'s `seal`). Undo names their files and leaves them
+   * alone. Absent where every record is the store's own (memory, the editor's storage).
+   */
+  unvouched?(runId: string): Promise<Checkpoint[]>;
 }

@@ -41,7 +41,7 @@ function sealedText(runId: string, id: string, answer: SuppliedAnswer): string {
  * `value` as JSON with the keys of every object sorted and its undefined fields left out, so that a journal's round trip
  * (or a field written in another order) gives the same text. A forged answer's odd values (`null`, an array) are written too.
  */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const fields = value as Record<string, unknown>;
   const keys = Object.keys(fields).filter((key) => fields[key] !== undefined).sort();

@@ -124,11 +124,26 @@ export function exportTaskFile(plan: Plan, format: InteropFormat, done: Readonly
 
 /**
  * The steps of `plan` that `run` completed, to tick in an export (`exportTaskFile`); none when `run` is not a run of
- * that very plan (its id): only such a run says which of its steps are done.
+ * that plan (`isRunOf`: by default that very plan, its id; `ranTasksOf` for a task file imported again): only such a
+ * run says which of its steps are done.
  */
-export function stepsDoneIn(plan: Plan, run: Pick<RunState, 'plan' | 'steps'> | undefined): Set<string> {
-  if (run?.plan?.id !== plan.id) return new Set();
+export function stepsDoneIn(
+  plan: Plan,
+  run: Pick<RunState, 'plan' | 'steps'> | undefined,
+  isRunOf: (plan: Plan, ran: Plan) => boolean = (shown, ran) => ran.id === shown.id,
+): Set<string> {
+  if (run?.plan === undefined || !isRunOf(plan, run.plan)) return new Set();
   return new Set(plan.steps.filter((step) => run.steps[step.id]?.status === 'completed').map((step) => step.id));
+}
+
+/**
+ * Whether `ran` (a run's plan) is `plan` as a task list: the very plan (its id), or the same tasks, each step's id and title
+ * in the same order. A task file imported again has another id once a run ticked it (a ticked task is done in the file)
+ * or was run with `--tick` (each input asks for its tick), and its run still says which of its tasks are done.
+ */
+export function ranTasksOf(plan: Plan, ran: Plan): boolean {
+  if (ran.id === plan.id) return true;
+  return ran.steps.length === plan.steps.length && ran.steps.every((step, index) => step.id === plan.steps[index]!.id && step.title === plan.steps[index]!.title);
 }
 
 /**

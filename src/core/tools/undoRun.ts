@@ -68,10 +68,20 @@ export async function undoRunChain(
   const recorded = new Set((await Promise.all(runIds.map((runId) => options.checkpoints.list(runId)))).flat().map(pair));
   // A change the journal holds but no checkpoint does (a checkpoint file damaged or cut short): Undo cannot put it back,
   // and says so instead of reporting the run undone, even when another change to that file was put back.
-  const unrecorded = firstByPath((options.journaled ?? []).filter((change) => !recorded.has(pair(change)))).map(({ stepId, path }) => ({
-    path,
-    reason: `the record of how it was before step ${stepId} changed it is missing (the run's checkpoints are damaged), so Undo cannot put that change back`,
-  }));
+  // Records the store does not vouch for (no seal of the user's: a repository may have committed them to look like a run
+  // of the user's): Undo would write back the text they hold, which nobody was shown. Named and left alone.
+  // Whatever state they say they are in: that is the writer's word too.
+  const inScope = (checkpoint: Checkpoint): boolean => options.steps === undefined || options.steps.has(checkpoint.stepId);
+  const unvouched = firstByPath(
+    (await Promise.all(runIds.map(async (runId) => (await options.checkpoints.unvouched?.(runId)) ?? []))).flat().filter(inScope),
+  ).map(({ stepId, path }) => ({ path, reason: unvouchedReason(stepId) }));
+  const unvouchedPaths = new Set(unvouched.map((entry) => entry.path));
+  const unrecorded = firstByPath((options.journaled ?? []).filter((change) => !recorded.has(pair(change)) && !unvouchedPaths.has(change.path))).map(
+    ({ stepId, path }) => ({
+      path,
+      reason: `the record of how it was before step ${stepId} changed it is missing (the run's checkpoints are damaged), so Undo cannot put that change back`,
+    }),
+  );
   return {
     runId: last?.runId ?? '',
     restored: reports.flatMap((report) => report.restored),
@@ -80,9 +90,25 @@ export async function undoRunChain(
     undoneBefore: reports.flatMap((report) => report.undoneBefore),
     // A file left alone by the last run's Undo is left alone by each earlier one too: said once, as the last saw it; Undo
     // anyway puts it back as the first run found it.
-    refused: [...firstByPath(reports.flatMap((report) => report.refused)), ...unrecorded],
+    refused: [...firstByPath(reports.flatMap((report) => report.refused)), ...unvouched, ...unrecorded],
     overwritable: firstByPath(reports.flatMap((report) => report.overwritable).reverse()),
   };
+}
+
+/** Why Undo left alone a file whose only record of how it was has no seal of the user's (`CheckpointStore.unvouched`). */
+function unvouchedReason(stepId: string): string {
+  return (
+    `the record of how it was before step ${stepId} changed it was not made by your Task Planner (it carries no seal of yours: ` +
+    'a repository may have committed it, or an older version or another user wrote it), so Undo does not write back what it holds'
+  );
+}
+
+/**
+ * The permission bits Undo gives a file it brings back: read, write and execute only. A set-user-ID, set-group-ID or sticky
+ * bit is not brought back (git keeps none either), so no record can make a file run as its owner by anyone.
+ */
+function restoredMode(mode: number | undefined): number | undefined {
+  return mode === undefined ? undefined : mode & 0o777;
 }
 
 function firstByPath<T extends { path: string }>(entries: readonly T[]): T[] {
@@ -149,7 +175,7 @@ export async function undoRun(
       const expected = { expected: currentHash === undefined ? { exists: false as const } : { exists: true as const, sha256: currentHash } };
       if (checkpoint.before.exists) {
         // A deleted file comes back with its permission bits (an executable script stays executable).
-        const mode = checkpoint.before.mode;
+        const mode = restoredMode(checkpoint.before.mode);
         await workspace.writeText(path, checkpoint.before.text, signal, mode === undefined ? expected : { ...expected, mode });
       }
       else await workspace.delete(path, signal, expected);
@@ -222,7 +248,8 @@ async function putBack(workspace: WorkspaceFs, path: string, current: FileVersio
     if (current.exists) await workspace.delete(path, signal, expected);
     return;
   }
-  await workspace.writeText(path, restore.text, signal, restore.mode === undefined ? expected : { ...expected, mode: restore.mode });
+  const mode = restoredMode(restore.mode);
+  await workspace.writeText(path, restore.text, signal, mode === undefined ? expected : { ...expected, mode });
 }
 
 function refusal(checkpoint: Checkpoint, current: Current): string {

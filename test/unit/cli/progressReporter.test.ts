@@ -74,10 +74,15 @@ describe('the end of a cancelled or interrupted run on the terminal', () => {
     // With the closing summary to follow, a run that ended is not announced here too.
     report({ type: 'run_completed', time: 2, runId: 'r3', seq: 1 });
     report({ type: 'run_failed', reason: 'boom', time: 2, runId: 'r4', seq: 1 });
-    assert.deepEqual(lines, [
-      'Run r1 cancelled: Interrupted (Ctrl+C). Resume it with: task-planner resume r1',
-      'Run r2 interrupted: Its terminal was closed (SIGHUP). Resume it with: task-planner resume r2',
-    ]);
+    // The command to paste is the closing summary's, on a line of its own with the workspace.
+    assert.deepEqual(lines, ['Run r1 cancelled: Interrupted (Ctrl+C).', 'Run r2 interrupted: Its terminal was closed (SIGHUP).']);
+  });
+
+  it('with --json (no closing summary) says the resume to paste, with the workspace and the model given', () => {
+    const lines: string[] = [];
+    const report = progressReporter(makePlan([makeStep('a')]), (line) => lines.push(line), 0, false, " --workspace '/tmp/my ws' --model m");
+    report({ type: 'run_cancelled', reason: 'Interrupted (Ctrl+C).', time: 1, runId: 'r1', seq: 1 });
+    assert.deepEqual(lines, ["Run r1 cancelled: Interrupted (Ctrl+C). Resume it with: task-planner resume r1 --workspace '/tmp/my ws' --model m"]);
   });
 });
 
@@ -153,7 +158,7 @@ describe('an approval question on the terminal', () => {
     });
     assert.equal(
       text,
-      'Step S2 (Test) wants to run:\n  "make"\n  in .\n  this run changed Makefile (by step S1), which the command reads to decide what it runs',
+      'Step S2 (Test) wants to run:\n  "make"\n  in .\n  this run changed Makefile (by step S1), which the command reads to decide what it runs: allow rules do not apply',
     );
   });
 });

@@ -38,7 +38,7 @@ describe('task-planner rerun --from (Run from here, issue 26)', function () {
     assert.equal((await runCli(['undo', runId, '--workspace', ws])).code, 0);
     const rerun = await runCli(['rerun', runId, '--from', 'S3', '--workspace', ws, '--yes', '--json']);
     assert.equal(rerun.code, 0, rerun.stderr);
-    assert.match(rerun.stderr, /from step S3 as a new run: S1, S2, S3 run again; no completed step kept\./);
+    assert.match(rerun.stderr, /from step S3 as a new run: S1, S2, S3 run again \(S1, S2 because Undo took back what S1, S2, S3 changed\); no completed step kept\./);
     for (const [id, line] of [['S1', 'one'], ['S2', 'two'], ['S3', 'three']]) assert.equal(readFileSync(join(ws, `${id}.txt`), 'utf8'), `start\n${line}\n`, id);
   });
 

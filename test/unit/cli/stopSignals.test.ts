@@ -50,7 +50,7 @@ describe('task-planner run stopped by a signal kills its command and journals th
   });
 
   /** Starts a run whose one command sleeps for 300 s, sends `signal` to the CLI once the command runs; how the CLI ended. */
-  async function stoppedRun(signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string; marker: string }> {
+  async function stoppedRun(signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string; marker: string }> {
     const marker = uniqueSleep();
     markers.push(marker);
     const plan = { objective: 'wait', steps: [{ id: 's', title: 'Wait', tool: 'run_command', args: { argv: ['sh', '-c', `sleep ${marker}; echo done`], timeoutMs: 600_000 } }] };
@@ -60,10 +60,12 @@ describe('task-planner run stopped by a signal kills its command and journals th
     delete env['TASK_PLANNER_API_KEY'];
     const child = spawn(process.execPath, [...cliCommand, 'run', join(dir.path, 'wait.plan.json'), '--workspace', dir.path, '--yes'], {
       cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env,
     });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const ended = new Promise<number | null>((settle) => child.once('close', (code) => settle(code)));
     try {
@@ -73,7 +75,7 @@ describe('task-planner run stopped by a signal kills its command and journals th
       throw error;
     }
     child.kill(signal);
-    return { code: await ended, stderr, marker };
+    return { code: await ended, stdout, stderr, marker };
   }
 
   async function journaledStatus(): Promise<string | undefined> {
@@ -86,11 +88,13 @@ describe('task-planner run stopped by a signal kills its command and journals th
     ['SIGHUP', /interrupted: Its terminal was closed \(SIGHUP\)\./],
   ] as const) {
     it(`${signal}: the command is killed, the CLI exits 4 and the journal says interrupted`, async () => {
-      const { code, stderr, marker } = await stoppedRun(signal);
+      const { code, stdout, stderr, marker } = await stoppedRun(signal);
       assert.deepEqual(await survivorsAfter(marker, 2000), [], 'the command outlived the CLI');
       assert.equal(code, 4, stderr);
       assert.match(stderr, says);
       assert.equal(await journaledStatus(), 'interrupted');
+      // The resume to paste names the workspace: "task-planner resume RUN" pasted in another folder found no run.
+      assert.match(stdout, new RegExp(`\\nResume it with:\\n {2}task-planner resume \\S+ --workspace ${dir.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n?$`));
     });
   }
 
@@ -101,6 +105,13 @@ describe('task-planner run stopped by a signal kills its command and journals th
     assert.equal(await journaledStatus(), 'interrupted');
     const listed = await runCli(['runs', '--workspace', dir.path]);
     assert.match(listed.stdout, / interrupted +0\/1 /);
-    assert.match(listed.stdout, /An interrupted run goes on from where it stopped, finished steps not redone: task-planner resume \S+/);
+    assert.match(listed.stdout, /An interrupted run goes on from where it stopped, finished steps not redone: task-planner resume \S+ --workspace \S+/);
+    // Answered before it asked (a newcomer's --approve after Ctrl+C at the question): said why nothing waits, and what to paste.
+    const runId = (JSON.parse((await runCli(['runs', '--workspace', dir.path, '--json'])).stdout) as { runId: string }[])[0]?.runId ?? '';
+    const answered = await runCli(['resume', runId, '--workspace', dir.path, '--approve', 's']);
+    assert.equal(answered.code, 2, answered.stderr);
+    assert.match(answered.stderr, /matches no pending request and was not used \(pending: none\)\.\n/);
+    assert.match(answered.stderr, /stopped with no request left waiting \(a question asked on the terminal ends with the run\), so there is nothing to answer yet\. Resume it without answers/);
+    assert.ok(answered.stderr.includes(`\n  task-planner resume ${runId} --workspace ${dir.path}\n`), answered.stderr);
   });
 });

@@ -68,6 +68,28 @@ describe('task-planner CLI: task files of other tools', function () {
     assert.match(result.stderr, /line 4: S2 Run `npm test` after S1 \(tool run_command\)/);
   });
 
+  it('exports a task file as run reads it, and --run ticks what a run of that file completed, --tick or not (a newcomer\'s trial)', async () => {
+    const root = join(workspace.path, 'export-task-file');
+    mkdirSync(root, { recursive: true });
+    const todo = join(root, 'TODO.md');
+    writeFileSync(todo, '# Chores\n\n- [ ] Run `ls`\n- [ ] Read the notes out loud\n');
+    // Read as a plan file, the checklist's heading and path-like words were exported as tasks ("- [ ] # Chores").
+    const plain = await cli(['export', todo, '--format', 'checklist', '--workspace', root]);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.deepEqual(plain.stdout.split('\n').filter((line) => line.startsWith('- [')), ['- [ ] Run `ls`', '- [ ] Read the notes out loud']);
+    for (const tick of [[], ['--tick', '--allow-file-changes']]) {
+      writeFileSync(todo, '# Chores\n\n- [ ] Run `ls`\n- [ ] Read the notes out loud\n');
+      const run = await cli(['run', todo, ...tick, '--allow-command', 'ls', '--workspace', root, '--json']);
+      assert.equal(run.code, 3, `${tick.join(' ')}: ${run.stderr}`);
+      const { runId } = JSON.parse(run.stdout) as { runId: string };
+      // Ticked by the run (or not), the file imports as another plan (another id): its tasks are still that run's.
+      const exported = await cli(['export', todo, '--format', 'checklist', '--run', runId, '--workspace', root]);
+      assert.equal(exported.code, 0, `${tick.join(' ')}: ${exported.stderr}`);
+      assert.match(exported.stdout, /^- \[x\] Run `ls`$/m, tick.join(' '));
+      assert.match(exported.stdout, /^- \[ \] Read the notes out loud$/m, tick.join(' '));
+    }
+  });
+
   it('export --run ticks the tasks whose steps that run completed; a run of another plan writes nothing (the editor ticked, the command line could not)', async () => {
     const root = join(workspace.path, 'export-run');
     mkdirSync(root, { recursive: true });

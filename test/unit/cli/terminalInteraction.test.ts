@@ -74,3 +74,36 @@ describe('--yes on the terminal', () => {
     assert.equal(answer, 'defer');
   });
 });
+
+describe('an approval answered on the terminal', () => {
+  const signal = new AbortController().signal;
+  const command = { kind: 'command' as const, stepId: 'log', title: 'Log', argv: ['npm', 'test'], cwd: '', shell: false };
+
+  /** An interactive terminal answering each question in turn ('' once the answers run out), recording the questions. */
+  function answering(...answers: string[]): { io: CliIo; questions: string[] } {
+    const questions: string[] = [];
+    const io: CliIo = { out: () => undefined, err: () => undefined, interactive: true, ask: async (question) => (questions.push(question), answers.shift() ?? '') };
+    return { io, questions };
+  }
+
+  // A newcomer pressed Enter at a tick's question: the tick was rejected, and the task stayed unticked.
+  it('Enter alone defers the request, as at a manual step, instead of rejecting it', async () => {
+    const { io, questions } = answering('');
+    assert.equal(await terminalInteraction(io, { yes: false }).requestApproval(command, signal), 'defer');
+    assert.equal(questions.length, 1);
+  });
+
+  it('asks again after an answer it does not know, saying which answers it takes, then takes one', async () => {
+    const { io, questions } = answering('ye', 'Y');
+    assert.deepEqual(await terminalInteraction(io, { yes: false }).requestApproval(command, signal), { approved: true });
+    assert.deepEqual(questions.slice(1), ['Type y (yes), n (no) or d (defer): ']);
+    const again = answering('nope', 'no');
+    assert.deepEqual(await terminalInteraction(again.io, { yes: false }).requestApproval(command, signal), { approved: false });
+    assert.equal(again.questions.length, 2);
+  });
+
+  it('names a step titled by its id once ("Step log wants to", not "Step log (log) wants to")', () => {
+    assert.match(describeApprovalForTerminal({ ...command, title: 'log' }), /^Step log wants to run:\n/);
+    assert.match(describeApprovalForTerminal(command), /^Step log \(Log\) wants to run:\n/);
+  });
+});
