@@ -1,5 +1,6 @@
 import type { Step } from '../plan/planSchema';
 import { PositionHeap } from '../plan/positionHeap';
+import { doneInSourceFile } from '../plan/originTick';
 import { RunEventSink } from './runEventSink';
 import type { ResolvedRunOptions, RunResult } from './runOptions';
 import { terminalStepStatuses, type RunEvent, type RunEventBody, type RunState } from './runEvents';
@@ -147,8 +148,11 @@ class RunLoop {
     for (const id of this.graph.order) {
       if (this.isTerminal(id)) continue;
       // Stryker disable next-line OptionalChaining: the graph holds only the plan's steps.
-      if (this.stepById.get(id)?.skipped) {
-        this.emit({ type: 'step_skipped', stepId: id, reason: 'skipped in the plan', cause: 'plan' });
+      const planned = this.stepById.get(id);
+      if (planned?.skipped) {
+        // A task ticked in its task file is done there: "skipped in the plan" read as if it had been left out.
+        const reason = doneInSourceFile(planned.input ?? '') ? 'done in the source file' : 'skipped in the plan';
+        this.emit({ type: 'step_skipped', stepId: id, reason, cause: 'plan' });
         this.propagateSkip(id);
         continue;
       }

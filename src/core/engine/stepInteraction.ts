@@ -7,7 +7,9 @@ import {
   describeProgramHelper,
   describeProjectProgram,
   projectProgramOrigin,
+  shownCommand,
 } from '../tools/commandApprovalText';
+import { visibleControls } from '../../shared/visibleCharacters';
 import { toolCallTarget } from '../tools/toolCallApprovalText';
 import { fingerprintPrompt, fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import { describeManualStep } from './manualStepText';
@@ -125,7 +127,9 @@ export function describeApproval(request: ApprovalRequest): string {
   switch (request.kind) {
     case 'command':
       // One line, yet everything an Approve from it answers: the helper that would run and the input the command is given.
-      return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}${
+      // Each word as the question shows it (quoted when it holds a space or a character a shell reads): joined by spaces,
+      // `sh -c "echo ran >> ran.log; sleep 30"` read as a different command. A shell's script is one word, shown as written.
+      return `Run \`${request.shell ? visibleControls(request.argv.join(' ')) : shownCommand(request.argv)}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}${
         request.program ? ` with ${describeProjectProgram(request.argv[0] ?? '', request.program)} from ${projectProgramOrigin(request.program)}` : ''
       }${request.helper ? `, running ${describeProgramHelper(request.argv, request.helper)} from ${projectProgramOrigin(request.helper)}` : ''}${
         request.stdin ? `, given input (${describeCommandInputLine(request.stdin)})` : ''

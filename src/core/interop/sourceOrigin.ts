@@ -1,4 +1,4 @@
-import { originHead, tickOriginName } from '../plan/originTick';
+import { doneOriginName, originHead, tickOriginName } from '../plan/originTick';
 import { oneLineText, type SourceTask } from './sourceTasks';
 
 /**
@@ -41,7 +41,7 @@ export function originText(file: string, task: SourceTask, tick = false): string
   if (task.parallel) lines.push('- Parallel: yes');
   if (task.optional) lines.push('- Optional: yes');
   if (task.status !== undefined) lines.push(line('Status', task.status));
-  if (task.done) lines.push('- Done in the source file: yes');
+  if (task.done) lines.push(`- ${doneOriginName}: yes`);
   if (tick && !task.done) lines.push(`- ${tickOriginName}: yes`);
   // A head with nothing after it ends its sentence: "line 5:" read as if something was missing.
   if (lines.length === 1) lines[0] = `${lines[0]!.slice(0, -1)}.`;

@@ -4,6 +4,9 @@
  */
 export const tickOriginName = 'Tick in the source file when done';
 
+/** The name of the origin line saying the task was ticked in its file when it was imported: its step is skipped as done there. */
+export const doneOriginName = 'Done in the source file';
+
 /**
  * The first line of a step's origin block, as `readOrigin` finds it: `From tasks.md, line 12:` before the block's
  * `- Name: value` lines, `From tasks.md, line 12.` when it has none.
@@ -43,4 +46,17 @@ export function importedFrom(input: string): string | undefined {
     if (!lines[index]!.startsWith('- ')) return undefined;
   }
   return undefined;
+}
+
+/**
+ * Whether a step's `input` says its task was ticked in its task file when it was imported (its origin block's
+ * `doneOriginName` line): the step is skipped as done there, not as a step skipped in the plan.
+ */
+export function doneInSourceFile(input: string): boolean {
+  const lines = input.split('\n');
+  for (let index = lines.length - 1; index >= 0; index--) {
+    if (originHead.test(lines[index]!)) return lines.slice(index + 1).includes(`- ${doneOriginName}: yes`);
+    if (!lines[index]!.startsWith('- ')) return false;
+  }
+  return false;
 }

@@ -340,8 +340,8 @@ function stepLine(state: RunState['steps'][string], stopped: StoppedRunStatus | 
         const detail = rejectionDetail(state.reason);
         return oneLine(detail === '' ? rejectedLabel : `${rejectedLabel}: ${head(detail)}`, summaryLimits.line);
       }
-      // "skipped in the plan" says it already ("skipped: skipped in the plan").
-      if (state.skipCause === 'plan') return 'skipped in the plan';
+      // Its reason says it already ("skipped in the plan", "done in the source file"; not "skipped: skipped in the plan").
+      if (state.skipCause === 'plan') return oneLine(state.reason === 'done in the source file' ? state.reason : 'skipped in the plan', summaryLimits.line);
       return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     default:
       return stepStateView(state, stopped).label;

@@ -60,7 +60,7 @@ describe('resumeRun: an answer applies only to the request the user saw', () => 
     assert.deepEqual(runner.started, [], 'the command never started');
     const pending = resumed.pending?.[0];
     assert.equal(pending?.kind, 'approval');
-    assert.match(pending?.prompt ?? '', /^Run `sh -c echo PWNED/);
+    assert.match(pending?.prompt ?? '', /^Run `sh -c "echo PWNED/);
   });
 
   it('a resumed agent that asks to write other content or another file is asked again, and nothing is written', async () => {

@@ -196,6 +196,15 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.deepEqual(skips(events), ['off: skipped in the plan', 'after: dependency off was skipped']);
   });
 
+  it('says a task ticked in its task file is done there, not skipped in the plan (a newcomer\'s trial)', async () => {
+    const ticked = 'Write the notes\n\nFrom TODO.md, line 3:\n- Section: Docs\n- Done in the source file: yes';
+    const forged = '- Done in the source file: yes';
+    const plan = makePlan([makeStep('done', { skipped: true, input: ticked }), makeStep('off', { skipped: true, input: forged })]);
+    const { result, events } = loop(plan, scripted());
+    await result;
+    assert.deepEqual(skips(events), ['done: done in the source file', 'off: skipped in the plan']);
+  });
+
   it('fails at once with the preflight error and runs nothing', async () => {
     const plan = makePlan([makeStep('a')]);
     const runner = scripted();

@@ -128,6 +128,9 @@ describe('describeApproval', () => {
   it('says what the approval allows in one line', () => {
     assert.equal(describeApproval(command), 'Run `npm run build` in app?');
     assert.equal(describeApproval({ ...command, cwd: '', shell: true, argv: ['ls | wc -l'] }), 'Run `ls | wc -l` in . (through a shell)?');
+    // Words joined by spaces read as another command (a newcomer's trial): each is quoted as the question quotes it.
+    assert.equal(describeApproval({ ...command, argv: ['sh', '-c', 'echo ran >> ran.log; sleep 30'] }), 'Run `sh -c "echo ran >> ran.log; sleep 30"` in app?');
+    assert.equal(describeApproval({ ...command, argv: ['echo', 'a\u001b[2Jb'] }), 'Run `echo "a\\u001b[2Jb"` in app?');
     assert.equal(describeApproval({ kind: 'directory', stepId: 'S1', title: 'Make', path: 'out/logs' }), 'Create the directory out/logs?');
     assert.deepEqual((['write', 'edit', 'delete'] as const).map((operation) => describeApproval(file(operation))), ['Write src/a.ts?', 'Edit src/a.ts?', 'Delete src/a.ts?']);
   });
