@@ -143,7 +143,8 @@ export function stepsDoneIn(
  */
 export function ranTasksOf(plan: Plan, ran: Plan): boolean {
   if (ran.id === plan.id) return true;
-  return ran.steps.length === plan.steps.length && ran.steps.every((step, index) => step.id === plan.steps[index]!.id && step.title === plan.steps[index]!.title);
+  const same = (step: Plan['steps'][number], index: number): boolean => step.id === plan.steps[index]!.id && step.title === plan.steps[index]!.title;
+  return ran.steps.length === plan.steps.length && ran.steps.every(same);
 }
 
 /**
