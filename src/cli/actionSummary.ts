@@ -21,13 +21,13 @@ export interface ActionFailure {
 }
 
 /**
- * The job summary (GitHub Markdown) of the action's run: status, each step, the changed
+ * The job summary (GitHub Markdown) of the action's run: status, each step (by its id and its title in `titles`), the changed
  * files and, for a waiting run, what each pending request wanted and which input would
  * allow it. Every text from the plan, a model, a file or a tool is bounded and made inert:
  * escaped on one line (no link, image, HTML or heading can be formed from it), or in a
  * fenced block whose fence is longer than any backtick run inside.
  */
-export function actionSummary(result: RunResult | ActionFailure, changedFiles: readonly string[]): string {
+export function actionSummary(result: RunResult | ActionFailure, changedFiles: readonly string[], titles: ReadonlyMap<string, string> = new Map()): string {
   if (!('runId' in result)) {
     return `## Task Planner: the plan did not run\n\nExit code ${result.code}.\n\n${fenced(capText(result.message, actionSummaryLimits.detail))}\n`;
   }
@@ -40,7 +40,10 @@ export function actionSummary(result: RunResult | ActionFailure, changedFiles: r
     for (const step of steps.slice(0, actionSummaryLimits.steps)) {
       const view = stepStateView(step, stoppedRun(result.status));
       const why = view.label.startsWith('failed') && step.error !== undefined ? cellText(step.error) : '';
-      lines.push(`| ${cellText(step.id)} | ${view.label} | ${step.attempts} | ${why} |`);
+      // Named by its title too: a checklist's steps are S1…S6, which say nothing on their own (a newcomer's trial).
+      const title = titles.get(step.id);
+      const named = title === undefined || title === step.id ? cellText(step.id) : `${cellText(step.id)}: ${cellText(title)}`;
+      lines.push(`| ${named} | ${view.label} | ${step.attempts} | ${why} |`);
     }
     if (steps.length > actionSummaryLimits.steps) lines.push(`| … ${steps.length - actionSummaryLimits.steps} more | | | |`);
     lines.push('');

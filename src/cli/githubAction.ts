@@ -5,7 +5,9 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { RunResult } from '../core/engine/runOptions';
 import { runStatusLabel } from '../shared/runStatusLabels';
 import { actionSummary, requestWords } from './actionSummary';
-import { runsDirectory } from './cliIo';
+import { loadListedJournal, runsDirectory } from './cliIo';
+import { replayJournal } from '../core/engine/replayJournal';
+import { createFileRunStore } from '../node/fileRunStore';
 import { parseAllowRule } from './cliAllowRules';
 import { errorMessage } from '../shared/errorMessage';
 import { leadsOutside } from '../shared/leadsOutside';
@@ -97,7 +99,8 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     const copied = await copyJournal(runs, before, journalDir);
     // The command line's own pointer to its usage means nothing in a workflow.
     const message = outcome.stderrTail.replace(/^Run "task-planner --help" for the usage\.\n?/m, '');
-    await writeSummary(env, actionSummary(result ?? { code: outcome.code, message }, changedFiles));
+    const titles = result === undefined ? new Map<string, string>() : await stepTitlesOf(runs, result.runId);
+    await writeSummary(env, actionSummary(result ?? { code: outcome.code, message }, changedFiles, titles));
     await writeOutputs(env, {
       status: result?.status ?? 'error',
       'run-id': result?.runId ?? '',
@@ -229,6 +232,17 @@ async function journalFiles(dir: string): Promise<Map<string, number>> {
  * Copies the journal files written since `before` (the run's and its repair runs') to `target`; resolves to how many. Each
  * is opened without following a link, so one swapped for a link after it was listed is not copied either.
  */
+/** The titles of run `runId`'s steps by id, as its journal holds its plan; none when the journal cannot be read. */
+async function stepTitlesOf(runs: string, runId: string): Promise<Map<string, string>> {
+  try {
+    const state = replayJournal(runId, await loadListedJournal(createFileRunStore(runs), runId));
+    return new Map((state.plan?.steps ?? []).map((step) => [step.id, step.title]));
+  } catch {
+    // The summary then names each step by its id alone, as the command line's result does.
+    return new Map();
+  }
+}
+
 async function copyJournal(dir: string, before: ReadonlyMap<string, number>, target: string): Promise<number> {
   const after = await journalFiles(dir);
   const written = [...after].filter(([name, time]) => before.get(name) !== time).map(([name]) => name);

@@ -31,6 +31,17 @@ describe('attack: texts of a run in the GitHub job summary', () => {
     for (const line of lines) assert.ok(line.length <= actionSummaryLimits.line * 8 + 100, `${line.length} characters`);
   });
 
+  it('attack: a step title holding "|", line breaks, links, HTML and escapes stays in its row\'s first cell', () => {
+    const summary = actionSummary(runOf('S1', 'e', 'r'), [], new Map([['S1', hostile.repeat(20)]]));
+    const lines = summary.split('\n');
+    assert.equal(lines.filter((line) => line.startsWith('|')).length, 3);
+    const row = lines.find((line) => line.startsWith('| S1: x'))!;
+    assert.equal(row.match(/(?<!\\)\|/g)!.length, 5, row);
+    assert.doesNotMatch(outsideCode(summary), /(?<!\\)\]\(|(?<!\\)<b>|(?<!\\)!\[/);
+    assert.doesNotMatch(summary, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+    assert.ok(row.length <= actionSummaryLimits.line * 8 + 100, `${row.length} characters`);
+  });
+
   it('attack: a failure message closing the fence with backticks stays inside its block', () => {
     const summary = actionSummary({ code: 2, message: 'bad\n```\n# Heading\n<img src=x>\n````````' }, []);
     const fence = /^(`{3,})text$/m.exec(summary)![1]!;

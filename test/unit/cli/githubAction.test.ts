@@ -117,7 +117,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.equal(run.code, 1, run.log);
     assert.equal(run.outputs['status'], 'failed');
     assert.match(run.summary, /^## Task Planner: run \S+ failed$/m);
-    assert.match(run.summary, /\| read \| failed \| 1 \| .*missing\\\.txt.* \|/);
+    assert.match(run.summary, /\| read: Read the missing file \| failed \| 1 \| .*missing\\\.txt.* \|/);
     assert.match(run.log, /^::error title=Task Planner::Run ended: failed \(failed: read\)\. See the job summary\.$/m);
   });
 
@@ -129,8 +129,9 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     const run = await runAction(workspace.path, runner.path, { plan, 'allow-file-changes': 'true' });
     assert.equal(run.code, 5, run.log);
     assert.equal(run.outputs['status'], 'partial');
-    assert.match(run.summary, /^\| lint \| failed \(did not stop the run\) \| 1 \| .*missing\\\.txt.* \|$/m);
-    assert.match(run.summary, /^\| write \| completed \| 1 \| {2}\|$/m);
+    assert.match(run.summary, /^\| lint: Lint \| failed \(did not stop the run\) \| 1 \| .*missing\\\.txt.* \|$/m);
+    // Each step named by its title too (a checklist's S1…S6 said nothing on their own).
+    assert.match(run.summary, /^\| write: Write the notes \| completed \| 1 \| {2}\|$/m);
     assert.match(run.log, /^::error title=Task Planner::Run ended: partly done \(failed: lint\)\. See the job summary\.$/m);
   });
 
@@ -171,7 +172,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.equal(run.code, 3, run.log);
     const journal = readFileSync(join(run.outputs['journal-dir'] ?? '', `${run.outputs['run-id']}.jsonl`), 'utf8');
     assert.match(journal, /"type":"step_completed","stepId":"version"/);
-    assert.match(run.summary, /\| version \| completed \|/);
+    assert.match(run.summary, /\| version: Show the version \| completed \|/);
     assert.match(run.summary, /\*\*status\*\* \(an approval\)/);
   });
 
