@@ -66,6 +66,8 @@ export function cloneRunState(state: RunState): RunState {
  */
 export function applyRunEvent(draft: RunState, event: RunEvent): void {
   draft.lastSeq = event.seq;
+  const previousAt = draft.lastEventAt;
+  draft.lastEventAt = event.time;
   const update = (stepId: string, patch: Partial<StepState>): void => {
     const current = draft.steps[stepId] ?? { id: stepId, status: 'pending', attempts: 0 };
     const next: StepState = { ...current, ...patch };
@@ -98,7 +100,10 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'plan_generated':
       // Only the journal keeps it: how the plan was made changes nothing in the run's state.
       return;
-    case 'run_resumed':
+    case 'run_resumed': {
+      // Stopped at its end (waiting, interrupted, …) or, killed, at its last event: that stretch was no work of the run.
+      const stoppedAt = draft.endedAt ?? previousAt;
+      if (stoppedAt !== undefined && event.time > stoppedAt) draft.pauses = [...(draft.pauses ?? []), { from: stoppedAt, to: event.time }];
       draft.status = 'running';
       draft.resumeCount += 1;
       delete draft.endedAt;
@@ -108,6 +113,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       if (event.warnings !== undefined) draft.warnings.push(...event.warnings);
       resetUnfinishedSteps(draft);
       return;
+    }
     case 'replan_completed':
       replacePlan(draft, event.plan);
       return;

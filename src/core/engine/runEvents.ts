@@ -1,3 +1,4 @@
+import type { RunPause } from './runPauses';
 import type {
   ApprovalDecision,
   ApprovalRequest,
@@ -187,6 +188,10 @@ export interface RunState {
   warnings: string[];
   /** How many times the run was resumed. */
   resumeCount: number;
+  /** When the last event folded in happened (ms since the epoch): where a run a crash stopped stood still from. */
+  lastEventAt?: number;
+  /** The stretches between a stop and a resume, oldest first (`activeTime` leaves them out of durations and timelines). */
+  pauses?: RunPause[];
   /** The rolling context summary agents are given (docs/architecture.md §5), as last compacted. */
   contextSummary?: string;
   /** LLM usage recorded when the budget ran out (restored into the tracker on resume). */

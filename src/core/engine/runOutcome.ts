@@ -1,3 +1,4 @@
+import { activeTime } from './runPauses';
 import { isRunInterruption } from './runInterruption';
 import { terminalStepStatuses, type RunEventBody, type RunState } from './runEvents';
 import type { RunResult } from './runOptions';
@@ -63,7 +64,8 @@ export function toResult(state: RunState, journalFailure?: string): RunResult {
     metadata: {
       startedAt: state.startedAt,
       endedAt: state.endedAt,
-      totalDurationMs: state.startedAt !== undefined && state.endedAt !== undefined ? state.endedAt - state.startedAt : 0,
+      // The run's working time, its pauses between a stop and a resume left out.
+      totalDurationMs: state.startedAt !== undefined && state.endedAt !== undefined ? activeTime(state.pauses, state.endedAt) - state.startedAt : 0,
       executionAttempts: Object.values(steps).reduce((sum, step) => sum + step.attempts, 0),
       replanCount: state.replanHistory?.length ?? 0,
       replanHistory: [...(state.replanHistory ?? [])],

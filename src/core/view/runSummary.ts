@@ -1,3 +1,4 @@
+import { activeTime } from '../engine/runPauses';
 import { reasonBesideFailures } from '../engine/criticalHalt';
 import { formatDuration } from '../../shared/formatDuration';
 import { inWriteScope } from '../workspace/writeScope';
@@ -132,7 +133,8 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
   const progress = stepProgress(stepStates, planSteps.length);
   const startedAt = state.startedAt ?? extras.now ?? 0;
   const endedAt = state.status === 'running' ? (extras.now ?? startedAt) : (state.endedAt ?? extras.now ?? startedAt);
-  const durationMs = Math.max(0, endedAt - startedAt);
+  // The run's working time: a resumed run's stop (a night, a crash) is not part of it.
+  const durationMs = Math.max(0, activeTime(state.pauses, endedAt) - startedAt);
   const changed = state.changedFiles ?? [];
   const steps = planSteps.slice(0, summaryLimits.steps).map((step, index): StepSummaryLine => {
     const stepState = stepStates[index]!;

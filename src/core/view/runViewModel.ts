@@ -9,6 +9,7 @@ import type {
   UsageView,
 } from '../../shared/panelViewModel';
 import { resumableRunStatuses, startedStepStatuses, type RunState, type StepState } from '../engine/runEvents';
+import { activeTime, type RunPause } from '../engine/runPauses';
 import type { BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
 import type { ReplanRecord } from '../engine/replanRecord';
@@ -42,7 +43,7 @@ export interface RunSource {
  */
 export type RunStepViewCache = WeakMap<
   StepState,
-  { step: Step; runStartedAt: number; undone: boolean; stopped: StoppedRunStatus | undefined; view: RunStepView }
+  { step: Step; runStartedAt: number; pauses: readonly RunPause[] | undefined; undone: boolean; stopped: StoppedRunStatus | undefined; view: RunStepView }
 >;
 
 /** Longest result preview shown per step, in characters. */
@@ -52,12 +53,13 @@ export const resultPreviewLength = 240;
 export function runView(source: RunSource, plan: Plan): RunView {
   const { state, now } = source;
   const startedAt = state.startedAt ?? now;
-  const endedAt = state.status === 'running' ? now : (state.endedAt ?? now);
+  // On the clock of the run's own work: a resumed run's stop is no part of its time or its timeline.
+  const endedAt = activeTime(state.pauses, state.status === 'running' ? now : (state.endedAt ?? now));
   const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
   const undoneSteps = source.undone?.steps;
   const stopped = stoppedRun(state.status);
   const steps = plan.steps.map((step, index) =>
-    cachedStepView(source.stepViews, step, stepStates[index]!, startedAt, undoneSteps?.has(step.id) === true, stopped),
+    cachedStepView(source.stepViews, step, stepStates[index]!, { startedAt, pauses: state.pauses }, undoneSteps?.has(step.id) === true, stopped),
   );
   const pending: PendingView[] = stepStates.flatMap((step) =>
     step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : [],
@@ -73,7 +75,7 @@ export function runView(source: RunSource, plan: Plan): RunView {
     ...(state.replacedSteps?.length
       ? {
           replacedSteps: state.replacedSteps.map((replaced) => ({
-            ...runStepView(replaced.step, replaced.state, startedAt, false, undefined),
+            ...runStepView(replaced.step, replaced.state, { startedAt, pauses: state.pauses }, false, undefined),
             planVersion: replaced.planVersion,
           })),
         }
@@ -83,7 +85,7 @@ export function runView(source: RunSource, plan: Plan): RunView {
     timeline: runTimeline(
       plan.steps.map((step, index) => {
         const stepState = stepStates[index]!;
-        return { stepId: step.id, title: step.title, status: stepState.status, ...statusLabelOf(stepState, stopped), ...times(stepState) };
+        return { stepId: step.id, title: step.title, status: stepState.status, ...statusLabelOf(stepState, stopped), ...times(stepState, state.pauses) };
       }),
       startedAt,
       endedAt,
@@ -96,26 +98,36 @@ export function runView(source: RunSource, plan: Plan): RunView {
   };
 }
 
-function times(step: StepState): { startedAt?: number; endedAt?: number } {
-  return { ...(step.startedAt === undefined ? {} : { startedAt: step.startedAt }), ...(step.endedAt === undefined ? {} : { endedAt: step.endedAt }) };
+function times(step: StepState, pauses: readonly RunPause[] | undefined): { startedAt?: number; endedAt?: number } {
+  return {
+    ...(step.startedAt === undefined ? {} : { startedAt: activeTime(pauses, step.startedAt) }),
+    ...(step.endedAt === undefined ? {} : { endedAt: activeTime(pauses, step.endedAt) }),
+  };
 }
 
 function cachedStepView(
   cache: RunStepViewCache | undefined,
   step: Step,
   state: StepState,
-  runStartedAt: number,
+  run: RunClock,
   undone: boolean,
   stopped: StoppedRunStatus | undefined,
 ): RunStepView {
   const kept = cache?.get(state);
-  if (kept && kept.step === step && kept.runStartedAt === runStartedAt && kept.undone === undone && kept.stopped === stopped) return kept.view;
-  const view = runStepView(step, state, runStartedAt, undone, stopped);
-  cache?.set(state, { step, runStartedAt, undone, stopped, view });
+  const same = kept?.runStartedAt === run.startedAt && kept.pauses === run.pauses;
+  if (kept && same && kept.step === step && kept.undone === undone && kept.stopped === stopped) return kept.view;
+  const view = runStepView(step, state, run, undone, stopped);
+  cache?.set(state, { step, runStartedAt: run.startedAt, pauses: run.pauses, undone, stopped, view });
   return view;
 }
 
-function runStepView(step: Step, state: StepState, runStartedAt: number, undone: boolean, stopped: StoppedRunStatus | undefined): RunStepView {
+/** When a run started, and its pauses (`RunState.pauses`): a step's times are shown on the clock of the run's work. */
+interface RunClock {
+  startedAt: number;
+  pauses: readonly RunPause[] | undefined;
+}
+
+function runStepView(step: Step, state: StepState, run: RunClock, undone: boolean, stopped: StoppedRunStatus | undefined): RunStepView {
   return {
     id: step.id,
     title: step.title,
@@ -125,8 +137,8 @@ function runStepView(step: Step, state: StepState, runStartedAt: number, undone:
     ...statusLabelOf(state, stopped),
     attempts: state.attempts,
     maxAttempts: step.maxAttempts,
-    ...(state.startedAt === undefined ? {} : { startMs: state.startedAt - runStartedAt }),
-    ...(state.endedAt === undefined ? {} : { endMs: state.endedAt - runStartedAt }),
+    ...(state.startedAt === undefined ? {} : { startMs: activeTime(run.pauses, state.startedAt) - run.startedAt }),
+    ...(state.endedAt === undefined ? {} : { endMs: activeTime(run.pauses, state.endedAt) - run.startedAt }),
     ...(state.durationMs === undefined ? {} : { durationMs: state.durationMs }),
     ...(state.error === undefined ? {} : { error: state.error }),
     ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
