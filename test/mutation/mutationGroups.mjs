@@ -491,6 +491,7 @@ export const mutationGroups = [
       'src/core/engine/runPlan.ts',
       'src/core/engine/resumeRun.ts',
       'src/core/engine/journaledSpending.ts',
+      'src/core/engine/runPauses.ts',
       'src/core/engine/bindAnswers.ts',
       'src/core/engine/requestFingerprint.ts',
       'src/core/engine/resolveRunOptions.ts',
