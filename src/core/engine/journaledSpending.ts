@@ -3,7 +3,7 @@ import type { RunState } from './runEvents';
 
 /**
  * What a journaled run has spent on the model, for a resumed run's budget to count before anything runs: its own
- * calls (`modelUsage`: every attempt, failed and retried ones too, and one a crash or a stop cut off as a request),
+ * calls (`modelUsage`: every attempt, failed and retried ones too, and one a crash cut off as a request),
  * after what the runs and repair plans before it spent (a repair run's last `ReplanRecord.usage`), and never less than
  * its last budget pause counted. A field of the journal that is no count (a damaged line) counts as 0.
  */

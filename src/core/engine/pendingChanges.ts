@@ -1,8 +1,10 @@
 /**
- * The file changes of a run that are under way (recorded, not yet settled). A run that
- * stops (a halt, a cancel) settles its steps at once, but a write already started still
- * lands; the run ends only once every such change has settled, so its summary names each
- * change that landed and nothing lands after the run reported its end.
+ * The file changes of a run that are under way (recorded, not yet settled), and its model
+ * calls (until their end is journaled). A run that stops (a halt, a cancel) or a step whose
+ * time limit passes settles at once, but a write already started still lands and a call
+ * already sent still spends; the run ends only once every such change has settled and every
+ * such call has ended, so its summary names each change that landed and what each call
+ * spent, and nothing is journaled after the run reported its end.
  */
 export class PendingChanges {
   private count = 0;

@@ -152,6 +152,9 @@ async function conditionHolds(step: Step, when: string, prepared: PreparedInput,
   return true;
 }
 
+/** A step's effects journaled after a stop too: they happened, and the run waits for them before it ends (`PendingChanges`). */
+const stopProof: ReadonlySet<RunEventBody['type']> = new Set(['file_changed', 'model_requested', 'model_called', 'model_failed']);
+
 /** Runs the executor once with the step's interaction, effects and output journaled; a suspension or a rejection settles the step here. */
 async function executeAttempt(
   step: Step,
@@ -187,8 +190,8 @@ async function executeAttempt(
           depends,
           signal: attemptSignal,
           interaction,
-          // A change that lands after a stop is still reported: it happened.
-          options: journaledEffects(options, id, (body) => (body.type === 'file_changed' ? emit(body) : journal(body)), run.pendingChanges, () => run.flush()),
+          // A change that lands after a stop is still reported, and a model call's end: they happened (the run waits for them).
+          options: journaledEffects(options, id, (body) => (stopProof.has(body.type) ? emit(body) : journal(body)), run.pendingChanges, () => run.flush()),
           output: (text) => {
             if (signal.aborted || outputLeft < 0) return;
             const kept =
@@ -368,16 +371,8 @@ async function reviewIfWanted(
     run.emit({ type: 'step_warning', stepId: step.id, message: 'Not reviewed: the run has no model for the review of critical steps.' });
     return 'passed';
   }
-  const llm =
-    journaledEffects(
-      options,
-      step.id,
-      (body) => {
-        if (!run.stop.signal.aborted) run.emit(body);
-      },
-      undefined,
-      () => run.flush(),
-    ).llm ?? options.llm;
+  // Its call's end is journaled after a stop too: the run waits for it, as for the step's own calls.
+  const llm = journaledEffects(options, step.id, run.emit, run.pendingChanges, () => run.flush()).llm ?? options.llm;
   try {
     const review = await reviewStep(withModel(llm, options.models.reviewer), {
       plan: options.plan,
