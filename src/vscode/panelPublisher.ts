@@ -97,7 +97,10 @@ export class PanelPublisher {
         ? diffRunView(previous.run, model.run)
         : undefined;
     this.posted = model;
-    if (changes && previous) this.port.post({ type: 'runDelta', session: model.session, base: previous.version, version: model.version, changes });
+    // A change of most rows (a cancelled run's steps that never started, all at once) is sent whole: as a delta it was
+    // larger than the snapshot (923 KiB against 640 KiB for a 5,000-step run) and slower to apply.
+    const most = changes !== undefined && model.mode === 'run' && changes.steps.length * 2 > model.run.steps.length;
+    if (changes && previous && !most) this.port.post({ type: 'runDelta', session: model.session, base: previous.version, version: model.version, changes });
     else this.port.post({ type: 'snapshot', model });
   }
 }

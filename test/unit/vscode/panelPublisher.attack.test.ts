@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { foldRunEvents } from '../../../src/core/engine/reduceRunEvent';
+import type { RunEvent, RunEventBody } from '../../../src/core/engine/runEvents';
 import { PanelSession } from '../../../src/core/view/panelSession';
 import type { HostToWebviewMessage } from '../../../src/shared/panelProtocol';
 import { PanelPublisher } from '../../../src/vscode/panelPublisher';
@@ -36,5 +38,32 @@ describe('attack: a page asking the panel for whole snapshots in a loop', () => 
     timers.advance(0);
     assert.equal(posted.length, 1);
     assert.equal(posted[0]?.type, 'snapshot');
+  });
+});
+
+describe('the panel publisher: deltas for a big run, whole when most rows changed', () => {
+  const steps = 300;
+  const runPlan = makePlan(Array.from({ length: steps }, (_, index) => makeStep(`S${index + 1}`, { dependsOn: [], agent: undefined, input: undefined })));
+  const base = { runId: 'r' };
+  const started: RunEvent = { ...base, seq: 1, time: 0, type: 'run_started', plan: runPlan };
+
+  it('sends what changed while a few steps move, and the whole view when most rows change at once (a cancelled run)', () => {
+    const timers = manualTimers();
+    const session = new PanelSession('s1', []);
+    const posted: HostToWebviewMessage[] = [];
+    const publisher = new PanelPublisher(session, { listening: () => true, post: (message) => void posted.push(message) }, undefined, timers);
+    let state = foldRunEvents([started]);
+    session.showRun(state, true);
+    publisher.publish();
+    let seq = 1;
+    const next = (event: RunEventBody): void => {
+      const full = { ...base, seq: ++seq, time: seq, ...event };
+      state = foldRunEvents([full], state);
+      publisher.runEvent(full, state);
+    };
+    next({ type: 'step_started', stepId: 'S1', attempt: 1 });
+    timers.advance(1_000);
+    next({ type: 'run_cancelled', reason: 'stopped' });
+    assert.deepEqual(posted.map((message) => message.type), ['snapshot', 'runDelta', 'snapshot']);
   });
 });
