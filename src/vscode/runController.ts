@@ -20,6 +20,7 @@ import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import { vscodeAttachmentUi } from './runStartDialogs';
 import type { RunControllerDeps } from './runControllerDeps';
 import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
+import { interruptedRunReason } from './runNotifications';
 import { pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 import { runStatusLabel } from '../shared/runStatusLabels';
 import { RunInProgressError } from './runInProgress';
@@ -314,7 +315,7 @@ export class RunController implements vscode.Disposable {
     const lane = await this.lanes.ofRun(runId);
     const stored = await this.lanes.loadIn(lane, runId);
     if (!stored || lane.running || lane.abort) return undefined;
-    const reason = vscode.l10n.t('The window was closed or reloaded during the run; resume it to go on.');
+    const reason = interruptedRunReason(Object.values(stored.steps));
     const state = loadRuntime().interruptedRunState(stored, reason, Date.now());
     if (lane.folder) this.useFolder(lane.folder);
     this.setState(lane, state);

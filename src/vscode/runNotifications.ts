@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { showRunChangeCommand } from './runChangeDiff';
 import type { RunResult } from '../core/engine/runOptions';
-import type { RunState } from '../core/engine/runEvents';
+import type { RunState, StepStatus } from '../core/engine/runEvents';
 import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
 import { visibleDirection } from '../core/text/visibleDirection';
@@ -12,15 +12,51 @@ import { loadRuntime } from './loadRuntime';
 import type { InterruptedRun } from './interruptedRuns';
 import { showInformation, showWarning } from './notifications';
 
+// Whether a step in each status had started and not ended: cut off by a reload, Resume starts it over.
+const underWay: Readonly<Record<StepStatus, boolean>> = {
+  pending: false,
+  blocked: false,
+  ready: false,
+  running: true,
+  awaiting_approval: true,
+  awaiting_clarification: true,
+  awaiting_review: true,
+  awaiting_user: true,
+  awaiting_budget: true,
+  completed: false,
+  failed: false,
+  skipped: false,
+};
+
+/** Most step ids the reason of an interrupted run names. */
+const maxNamedSteps = 3;
+
+/**
+ * Why a run a reload cut off stopped, and what Resume does: the steps that had ended are kept, and those that were under
+ * way (named) start over. A newcomer's trial: an agent step whose change was approved and written, and whose task-file
+ * tick waited, was run again on Resume (its model asked again, the same file proposed again) while the notice said only
+ * "Finished steps are not run again".
+ */
+export function interruptedRunReason(steps: Iterable<{ id: string; status: StepStatus }>): string {
+  const started = [...steps].filter((step) => underWay[step.status]).map((step) => step.id);
+  const reason = vscode.l10n.t('The window was closed or reloaded during the run; resume it to go on.');
+  if (started.length === 0) return reason;
+  const named = started.slice(0, maxNamedSteps).map((id) => oneLine(visibleDirection(id), 64));
+  const list = started.length > maxNamedSteps ? vscode.l10n.t('{0} and {1} more', named.join(', '), started.length - maxNamedSteps) : named.join(', ');
+  return started.length === 1
+    ? vscode.l10n.t('{0} Step {1} was under way: Resume starts it over (what it changed stays until Undo).', reason, list)
+    : vscode.l10n.t('{0} Steps {1} were under way: Resume starts them over (what they changed stays until Undo).', reason, list);
+}
+
 /**
  * After a window reload (or crash) cut a run off: says so and offers Resume (finished
- * steps are not run again) and the Runs view, where the run shows as interrupted.
+ * steps are not run again, a step under way starts over) and the Runs view, where the run shows as interrupted.
  */
 export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
   const [resume, showRuns] = [vscode.l10n.t('Resume'), vscode.l10n.t('Show runs')];
   const choice = await showWarning(
     vscode.l10n.t(
-      'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.',
+      'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again; a step that was under way starts over.',
       visibleDirection(oneLine(run.objective, 120)),
     ),
     resume,

@@ -1,22 +1,49 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { RunStatus } from '../shared/vocabulary';
-import { runStatusWithUndo, undoneLabels, type UndoneExtent } from '../shared/runStatusLabels';
+import { runStatusLabel, runStatusWithUndo, undoneLabels, type UndoneExtent } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 import { shownLine } from './shownText';
 
-/** The codicon before the progress for each run status: a run partly done warns, it never passes. */
+/**
+ * The codicon before the progress for each run status: a run partly done warns, it never passes; a cancelled or
+ * interrupted run looks as it does in the Runs view, not as a failed one (a newcomer read the "⊗ 0/2" of a run a reload
+ * cut off, which Resume takes on, as a failure).
+ */
 const statusIcons: Record<RunStatus, string> = {
   running: 'sync~spin',
   waiting: 'debug-pause',
   completed: 'pass',
   partial: 'warning',
   failed: 'error',
-  cancelled: 'error',
-  interrupted: 'error',
+  cancelled: 'circle-slash',
+  interrupted: 'debug-pause',
 };
+
+/**
+ * What the item says of a run that is not waiting for an answer: its icon and text, "Task Planner 2/3", followed by how it
+ * ended when it did not complete ("· interrupted", "· failed", "· partly done") and by what Undo took back of it ("·
+ * changes undone"), so the words say what the icon alone did not. Pure, for the unit tests.
+ */
+export function runItemLook(
+  status: RunStatus,
+  steps: readonly { status: string }[],
+  progress: { completed: number; total: number },
+  undone: UndoneExtent | undefined,
+): { icon: string; text: string } {
+  const icon = undone === undefined ? statusIcons[status] : 'discard';
+  const outcome = status === 'running' || status === 'waiting' || status === 'completed' ? undefined : runStatusLabel(status, steps);
+  const words = [outcome, undone === undefined ? undefined : undoneLabels[undone]].filter((word) => word !== undefined);
+  return {
+    icon,
+    text:
+      words.length === 0
+        ? vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total)
+        : vscode.l10n.t('Task Planner {0}/{1} · {2}', progress.completed, progress.total, words.join(' · ')),
+  };
+}
 
 /** What the status bar says while a step waits for each kind of prompt, and (in its tooltip) what a click offers. */
 const waitingLooks: Record<PendingPrompt['kind'], { icon: string; what: () => string; offer: () => string }> = {
@@ -110,17 +137,17 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
       const undone = state !== undefined && this.undone?.runId === state.runId ? this.undone.extent : undefined;
-      const icon = state === undefined ? 'error' : undone === undefined ? statusIcons[state.status] : 'discard';
       const status = state ? runStatusWithUndo(state.status, Object.values(state.steps), undone) : '';
       // The running step whose work says how far it is (a test suite's percentage): the bar says it too.
       const measured =
         state?.status === 'running' ? Object.values(state.steps).find((step) => step.status === 'running' && step.percent !== undefined) : undefined;
-      // After an Undo the item says so in words, not by its icon alone (a newcomer's trial read "2/2" as the changes there).
-      const count =
-        undone === undefined
-          ? vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total)
-          : vscode.l10n.t('Task Planner {0}/{1} · {2}', progress.completed, progress.total, undoneLabels[undone]);
-      this.item.text = `$(${icon}) ${measured?.percent === undefined ? count : vscode.l10n.t('{0} · {1} {2}%', count, measured.id, measured.percent)}`;
+      // An ended run, and an Undo, are said in words, not by the icon alone (a newcomer's trial read "2/2" after an Undo as
+      // the changes there, and "⊗ 0/2" of a run a reload cut off as a failure).
+      const look = state
+        ? runItemLook(state.status, Object.values(state.steps), progress, undone)
+        : { icon: 'error', text: vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total) };
+      const count = look.text;
+      this.item.text = `$(${look.icon}) ${measured?.percent === undefined ? count : vscode.l10n.t('{0} · {1} {2}%', count, measured.id, measured.percent)}`;
       // The run named by its request, not its id; a click shows that run in the Plan view (it may show another one).
       this.item.tooltip = vscode.l10n.t(
         'Run "{0}": {1}, {2}. Click to show it in the Plan view.',

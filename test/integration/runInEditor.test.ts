@@ -151,9 +151,9 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(readFileSync(join(root, 'keep.txt'), 'utf8'), 'original\n');
     assert.equal(result?.steps['S1']?.status, 'skipped');
     assert.match(result?.steps['S1']?.error ?? result?.steps['S1']?.reason ?? '', /rejected/i);
-    // Its work is not done: the run is partly done, never completed, and the status bar warns instead of passing.
+    // Its work is not done: the run is partly done, never completed, and the status bar warns instead of passing, in words too.
     assert.equal(result?.status, 'partial');
-    assert.match(planner.statusBarText(), /^\$\(warning\) Task Planner 0\/1$/);
+    assert.match(planner.statusBarText(), /^\$\(warning\) Task Planner 0\/1 · nothing done$/);
     // The notification's headline says it; no reason after it says it again ("Step S1 was rejected by you.").
     const ended = await until(() => planner.lastRunEndMessage()?.match(/run "Overwrite keep\.txt"/) ? planner.lastRunEndMessage() : undefined);
     assert.match(ended ?? '', /finished with 1 rejected by you in /);

@@ -3,7 +3,7 @@ import '../../fakes/vscodeL10n';
 import type * as vscode from 'vscode';
 import { runPlan } from '../../../src/core/engine/runPlan';
 import { createBudgetTracker } from '../../../src/core/llm/budget';
-import { notifyRunFinished } from '../../../src/vscode/runNotifications';
+import { interruptedRunReason, notifyRunFinished } from '../../../src/vscode/runNotifications';
 import { ManualClock } from '../../fakes/manualClock';
 import { scriptedLlm } from '../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../support/randomPlans';
@@ -27,5 +27,34 @@ describe("a run's end notification", () => {
       /^Task Planner: run waiting: 0 of 1 step completed\. It waits: The run's cost limit of \$1\.00 cannot be kept with unpriced-model: its price is not known.* Then resume it from the Runs view\.$/,
     );
     assert.equal(shown[0]?.completed, false);
+  });
+});
+
+describe('the reason shown for a run a reload cut off', () => {
+  // A newcomer's trial: an agent step whose change was approved and written, and whose task-file tick waited, ran again
+  // on Resume (its model asked again, the same file proposed again) while the notice said "Finished steps are not run again".
+  it('names the steps that were under way, which Resume starts over, and says what they changed stays', () => {
+    assert.equal(
+      interruptedRunReason([
+        { id: 'S1', status: 'completed' },
+        { id: 'S2', status: 'awaiting_approval' },
+        { id: 'S3', status: 'blocked' },
+      ]),
+      'The window was closed or reloaded during the run; resume it to go on. Step S2 was under way: Resume starts it over (what it changed stays until Undo).',
+    );
+    assert.match(
+      interruptedRunReason(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, status: id === 'e' ? ('pending' as const) : ('running' as const) }))),
+      / Steps a, b, c and 1 more were under way: Resume starts them over \(what they changed stays until Undo\)\.$/,
+    );
+  });
+
+  it('says only how to go on when no step had started', () => {
+    assert.equal(
+      interruptedRunReason([
+        { id: 'S1', status: 'completed' },
+        { id: 'S2', status: 'pending' },
+      ]),
+      'The window was closed or reloaded during the run; resume it to go on.',
+    );
   });
 });
