@@ -16,6 +16,7 @@ import { writeOutputFile } from './outputFile';
 import { terminalSafe } from './terminalSafe';
 import { leadsOutside } from '../shared/leadsOutside';
 import { readOrigin } from '../core/interop/sourceOrigin';
+import { checkReadBack } from '../core/interop/tasksToPlan';
 import { oneLine } from '../core/text/oneLine';
 
 /** What `import` and `export` are told on the command line. */
@@ -194,7 +195,8 @@ function exportLosses(plan: Plan, format: InteropFormat): string[] {
   const said = format === 'cursor' ? '' : ' (said in a line of the task, as text)';
   return [
     ...counted(steps.filter((step) => step.kind === 'tool').length, `tool call with its arguments${said}`, `tool calls with their arguments${said}`),
-    ...counted(steps.reduce((sum, step) => sum + (step.checks?.length ?? 0), 0), 'check', 'checks'),
+    // A file_exists check of a file the task says to create comes back with the task when it is imported again.
+    ...counted(steps.reduce((sum, step) => sum + (step.checks ?? []).filter((check) => !checkReadBack(step, check)).length, 0), 'check', 'checks'),
     ...counted(steps.filter((step) => step.verification !== undefined).length, 'verification', 'verifications'),
     ...counted(steps.filter((step) => step.when !== undefined).length, 'condition (when)', 'conditions (when)'),
   ];

@@ -1,5 +1,5 @@
 import { contentHash } from '../plan/contentHash';
-import type { Plan, Step } from '../plan/planSchema';
+import type { Check, Plan, Step } from '../plan/planSchema';
 import { heuristicAgents } from '../planner/heuristicPlan';
 import { recognizeCommand } from '../planner/recognizeCommand';
 import { isReservedStepId, maxChecksPerStep, maxStepIdLength, maxWritePatternLength, maxWritePatterns, stepIdPattern } from '../../shared/vocabulary';
@@ -7,7 +7,7 @@ import { maxStepTitleLength } from '../../shared/stepEditSchema';
 import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { originText } from './sourceOrigin';
-import { createdPathsOfTask, oneLineText, pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
+import { createdPathsOfTask, emptyTask, oneLineText, pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
 
 /** How `tasksToPlan` makes its steps. */
 export interface TasksToPlanOptions {
@@ -156,16 +156,35 @@ function stepOf(task: SourceTask, id: string, dependsOn: string[], options: Task
   if (command !== undefined) {
     step.tool = 'run_command';
     step.args = command;
-  } else if (options.model) {
-    step.agent = 'coder';
-    const writes = pathsOfTask(task).filter((path) => path.length <= maxWritePatternLength).slice(0, maxWritePatterns);
-    if (writes.length > 0) step.writes = writes;
-    // A task that says to create a file is done when the file is there: the run checks it, as a model's plan would.
-    const created = createdPathsOfTask(task).filter((path) => writes.includes(path)).slice(0, maxChecksPerStep);
-    if (created.length > 0) step.checks = created.map((path) => ({ kind: 'file_exists', path }));
+  } else {
+    if (options.model) {
+      step.agent = 'coder';
+      const writes = pathsOfTask(task).filter((path) => path.length <= maxWritePatternLength).slice(0, maxWritePatterns);
+      if (writes.length > 0) step.writes = writes;
+    }
+    // A task that says to create a file is done when the file is there, an agent's or yours: the run checks it, as a
+    // model's plan would (a newcomer's Done without the file ticked the task, and `npm test` failed later).
+    const created = createdChecks(createdPathsOfTask(task));
+    if (created.length > 0) step.checks = created;
   }
   if (task.done) step.skipped = true;
   return step;
+}
+
+/** The `file_exists` checks an imported step gets for the files its task says to create (`createdPathsOfTask`). */
+function createdChecks(paths: readonly string[]): Check[] {
+  return paths.filter((path) => path.length <= maxWritePatternLength).slice(0, maxChecksPerStep).map((path) => ({ kind: 'file_exists', path }));
+}
+
+/**
+ * Whether `check` of `step` is one its task, written to a task file and imported again, gets back: a `file_exists` of a
+ * file its title or a line of its input says to create. An export loses every other check.
+ */
+export function checkReadBack(step: Step, check: Check): boolean {
+  if (check.kind !== 'file_exists') return false;
+  const lines = (step.input ?? '').split('\n').map((line) => line.replace(/^\s*-\s+/, ''));
+  const task = Object.assign(emptyTask(0, step.title), { details: lines });
+  return createdChecks(createdPathsOfTask(task)).some((made) => made.kind === 'file_exists' && made.path === check.path);
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { importTaskFile } from '../../../../src/core/interop/importTaskFile';
 import { createdPathsOfTask, emptyTask } from '../../../../src/core/interop/sourceTasks';
+import { checkReadBack } from '../../../../src/core/interop/tasksToPlan';
 
 describe('createdPathsOfTask: the files a task says to create', () => {
   const task = (title: string, details: string[] = []) => Object.assign(emptyTask(1, title), { details });
@@ -15,13 +16,23 @@ describe('createdPathsOfTask: the files a task says to create', () => {
     assert.deepEqual(createdPathsOfTask(task('Create `../outside.ts` and `/etc/motd` and `src/*.ts`')), [], 'nothing outside the workspace, no pattern');
   });
 
-  it('gives an imported agent step a file_exists check for each, and a step done by hand none', () => {
+  it('gives an imported step a file_exists check for each, an agent\'s or yours (a newcomer\'s Done without the file ticked the task)', () => {
     const text = '# Plan\n\n- [ ] Create `src/theme.ts`\n- [ ] Make the header use it\n';
     const withModel = importTaskFile('tasks.md', text, { model: true });
     assert.ok(withModel.ok);
     assert.deepEqual(withModel.plan.steps.map((step) => step.checks), [[{ kind: 'file_exists', path: 'src/theme.ts' }], undefined]);
     const byHand = importTaskFile('tasks.md', text, { model: false });
     assert.ok(byHand.ok);
-    assert.deepEqual(byHand.plan.steps.map((step) => step.checks), [undefined, undefined]);
+    assert.deepEqual(byHand.plan.steps.map((step) => step.checks), [[{ kind: 'file_exists', path: 'src/theme.ts' }], undefined]);
+  });
+
+  it('knows the checks an export keeps: a created file\'s comes back with its task, any other is lost', () => {
+    const imported = importTaskFile('tasks.md', '# Plan\n\n- [ ] Add the theme\n  - Create `src/theme.ts`\n', { model: true });
+    assert.ok(imported.ok);
+    const step = imported.plan.steps[0]!;
+    assert.deepEqual(step.checks, [{ kind: 'file_exists', path: 'src/theme.ts' }]);
+    assert.equal(checkReadBack(step, { kind: 'file_exists', path: 'src/theme.ts' }), true);
+    assert.equal(checkReadBack(step, { kind: 'file_exists', path: 'src/other.ts' }), false);
+    assert.equal(checkReadBack(step, { kind: 'command', argv: ['npm', 'test'] }), false);
   });
 });
