@@ -19,6 +19,11 @@ export interface FileStat {
 export interface WorkspaceListing {
   files: string[];
   unreadable: string[];
+  /**
+   * The listed files that are symbolic links (each leading to a file inside the root; a listing descends into no linked
+   * folder, so no other file leads elsewhere). Absent when the lister cannot tell: any listed file may then be one.
+   */
+  links?: string[];
 }
 
 /**

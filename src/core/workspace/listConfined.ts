@@ -19,6 +19,7 @@ interface ListState<Handle> {
   matches: (path: string) => boolean;
   out: string[];
   unreadable: string[];
+  links: string[];
   signal: AbortSignal | undefined;
   breathe: () => Promise<void>;
 }
@@ -27,7 +28,7 @@ interface ListState<Handle> {
  * Workspace-relative paths of the files under the root matching `glob` (every file without
  * one), sorted by code unit. Honours `.gitignore` files at every level, skips `.git`,
  * `node_modules`, `.task-planner` and temporary files, does not descend into linked directories, and lists a
- * file link only when it leads to a file inside the root. A folder below the root that may not
+ * file link only when it leads to a file inside the root (named in `links` too). A folder below the root that may not
  * be read (permissions) is left out and named in `unreadable` (ignored folders are not
  * looked at, so never named); a name holding a backslash (which no workspace path can name)
  * is left out. Rejects when `signal` aborts.
@@ -40,9 +41,9 @@ export async function listConfined<Handle>(
   breathe: () => Promise<void>,
 ): Promise<WorkspaceListing> {
   const matches = glob === undefined ? () => true : compileGlob(glob);
-  const state: ListState<Handle> = { raw, walk, matches, out: [], unreadable: [], signal, breathe };
+  const state: ListState<Handle> = { raw, walk, matches, out: [], unreadable: [], links: [], signal, breathe };
   await listDirectory(state, await walk.openRoot(''), '', IgnoreRules.empty());
-  return { files: state.out.sort(compareCodeUnits), unreadable: state.unreadable.sort(compareCodeUnits) };
+  return { files: state.out.sort(compareCodeUnits), unreadable: state.unreadable.sort(compareCodeUnits), links: state.links.sort(compareCodeUnits) };
 }
 
 /** Lists the directory open as `handle` (closing it) and those below it, depth first, each opened through its parent's handle. */
@@ -74,7 +75,11 @@ async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, r
         continue;
       }
       if (!state.matches(childRelative) || rules.ignores(childRelative, false)) continue;
-      if (type === 'file' || (await isLinkToFileInside(state, type, childRelative))) state.out.push(childRelative);
+      if (type === 'file') state.out.push(childRelative);
+      else if (await isLinkToFileInside(state, type, childRelative)) {
+        state.out.push(childRelative);
+        state.links.push(childRelative);
+      }
     }
   } finally {
     state.raw.close(handle);

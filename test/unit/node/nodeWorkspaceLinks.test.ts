@@ -103,4 +103,15 @@ describe('createNodeWorkspace with hard links, links into .git and links to pipe
     assert.equal(await workspace.locate?.('docs/hooks/pre-commit'), '.git/hooks/pre-commit');
     assert.equal(await workspace.locate?.('plain.txt'), 'plain.txt');
   });
+
+  it('names the listed files that are links, the only ones that can lead elsewhere (search_text locates only those)', async () => {
+    fs.mkdirSync(path.join(root, 'src'));
+    fs.writeFileSync(path.join(root, 'src/a.ts'), 'a');
+    fs.symlinkSync('src/a.ts', path.join(root, 'b.ts'));
+    fs.symlinkSync('src', path.join(root, 'alias'));
+    const listing = await createNodeWorkspace(root).list();
+    // A linked folder is not descended into: alias/a.ts is no listed file.
+    assert.deepEqual(listing.files.filter((file) => !file.startsWith('.git')), ['b.ts', 'src/a.ts']);
+    assert.deepEqual(listing.links, ['b.ts']);
+  });
 });

@@ -40,6 +40,18 @@ describe('a link retargeted to a withheld file between the check and the read', 
       },
     };
   }
+  /** The node workspace, with `change` made once a listing has been made (before anything listed is read). */
+  function changedAfterListing(change: () => void): WorkspaceFs {
+    const node = createNodeWorkspace(root);
+    return {
+      ...node,
+      list: async (glob, signal) => {
+        const listing = await node.list(glob, signal);
+        change();
+        return listing;
+      },
+    };
+  }
   /** Makes `link` (a file, folder or link) a link to `target`. */
   const relink = (link: string, target: string) => (): void => {
     fs.rmSync(path.join(root, link), { recursive: true });
@@ -74,7 +86,8 @@ describe('a link retargeted to a withheld file between the check and the read', 
   it('search_text does not read through a folder swapped for a link into .git either', async () => {
     fs.mkdirSync(path.join(root, 'docs'));
     fs.writeFileSync(path.join(root, 'docs', 'config'), 'nothing here\n');
-    const workspace = changedAfterLocating('docs/config', relink('docs', '.git'));
+    // Swapped once listed: a file listed as no link is not located (only a link can lead elsewhere), and its read is judged.
+    const workspace = changedAfterListing(relink('docs', '.git'));
     const kept: string[] = [];
     const ctx = makeToolContext({ workspace, withheld: (file) => kept.push(file) });
     const result = await searchTextTool.run(ctx, { query: 'hunter2' }, neverAborted);

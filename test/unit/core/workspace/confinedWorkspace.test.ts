@@ -179,8 +179,8 @@ describe('createConfinedWorkspace', () => {
     raw.file('/ws/src/locked/deep/c.txt', 'x');
     raw.file('/ws/ignored/locked/d.txt', 'x');
     raw.file('/ws/.gitignore', 'ignored/\n');
-    assert.deepEqual(await workspace.list(), { files: ['.gitignore', 'a.txt', 'locked.txt'], unreadable: ['locked', 'src/locked'] }, 'named, an ignored folder never looked at');
-    assert.deepEqual(await workspace.list('**/*.md'), { files: [], unreadable: ['locked', 'src/locked'] }, 'named whatever the glob: it may hold matches');
+    assert.deepEqual(await workspace.list(), { files: ['.gitignore', 'a.txt', 'locked.txt'], unreadable: ['locked', 'src/locked'], links: [] }, 'named, an ignored folder never looked at');
+    assert.deepEqual(await workspace.list('**/*.md'), { files: [], unreadable: ['locked', 'src/locked'], links: [] }, 'named whatever the glob: it may hold matches');
     await assert.rejects(workspace.readText('locked.txt'), /^WorkspaceError: locked\.txt cannot be read: permission denied\./);
     await assert.rejects(workspace.readText('locked/b.txt'), /^WorkspaceError: locked\/b\.txt cannot be read: permission denied\./);
     await assert.rejects(workspace.writeText('locked/c.txt', 'y'), /^WorkspaceError: locked\/c\.txt cannot be changed: permission denied\./);
