@@ -7,5 +7,12 @@
  * alike wait for each other or are judged alike, which costs a moment, where folding less loses a change or a secret.
  */
 export function caseFold(text: string): string {
+  // Plain ASCII is its own NFKC form, and its upper case lowers back to its lower case: most names, folded at a tenth of the cost
+  // (search_text judges every listed path; 20,000 took 75 ms).
+  // Stryker disable next-line ConditionalExpression: never taking the shortcut changes only speed.
+  if (plainAscii.test(text)) return text.toLowerCase();
   return text.normalize('NFKC').toUpperCase().toLowerCase();
 }
+
+// Stryker disable next-line Regex: a shortcut taken for fewer texts changes only speed; one taken for other texts fails the property test.
+const plainAscii = /^[\x00-\x7f]*$/;

@@ -24,6 +24,8 @@ describe('isCredentialFile', () => {
     '.env.', '.env ', '.npmrc. .', 'id_rsa.', '.ssh./deploy', '.ssh /deploy', '.kube. /config',
     // Letters a case-insensitive disk (APFS, NTFS) folds to ASCII ones: each opened the file it spells there (2026-12-06).
     'deploy.\u212Aey', '\u212Aubeconfig', '.pgpa\u017F\u017F', 'credential\u017F', '.\u017Fsh/id_rsa', 'id_r\u017Fa', '.git-credential\u017F', 'prod.tf\u017Ftate',
+    // Names of no ASCII letter at all, which compatibility folding makes ASCII (fullwidth kubeconfig, .npmrc, credentials).
+    '\uFF4B\uFF55\uFF42\uFF45\uFF43\uFF4F\uFF4E\uFF46\uFF49\uFF47', '\uFF0E\uFF4E\uFF50\uFF4D\uFF52\uFF43', 'Ｃｒｅｄｅｎｔｉａｌｓ',
   ];
   const ordinary = [
     '.env.example', '.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'src/credentials.ts', 'docs/credentials.md', 'keyboard.ts',
