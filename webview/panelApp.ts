@@ -126,14 +126,14 @@ export class PanelApp extends LitElement {
     const unknown = dispatchHostMessage(this.hostHandlers, event.data);
     if (unknown === undefined) return;
     console.error(`Task Planner plan panel: ignored ${unknown} from the extension`);
-    // shown after "Refused: ", as every error notice; no edit makes it go
+    // no edit makes it go
     this.noticePlanVersion = undefined;
     this.notice = {
       type: 'notice',
       id: 0,
       level: 'error',
       untilEdit: false,
-      text: `${unknown} from the extension, which this panel does not know (the extension was probably updated). Close the panel and open it again with "Task Planner: Show plan".`,
+      text: `Refused: ${unknown} from the extension, which this panel does not know (the extension was probably updated). Close the panel and open it again with "Task Planner: Show plan".`,
     };
   };
 
@@ -214,7 +214,7 @@ export class PanelApp extends LitElement {
     const notice = this.notice;
     if (!notice) return nothing;
     return html`<div class="notice ${notice.level}" tabindex="-1" role=${notice.level === 'error' ? 'alert' : 'status'} data-notice-id=${notice.id}>
-      <p>${notice.level === 'error' ? 'Refused: ' : ''}${notice.text}</p>
+      <p>${notice.text}</p>
       <button class="icon-button" aria-label="Dismiss this message" title="Dismiss" @click=${() => (this.notice = undefined)}>✕</button>
     </div>`;
   }

@@ -67,6 +67,11 @@ export class ReviewViewElement extends LitElement {
   private pendingFocus: PendingFocus | undefined;
   /** Set by "Go back to this version": the plan version shown then; focus goes to the version list once a newer one shows. */
   private restoredFrom: number | undefined;
+  /**
+   * The plan version a Regenerate was asked on, until a newer one comes: the feedback stays until then, so a Regenerate
+   * that failed can be asked again (a trial's model error emptied the field).
+   */
+  private regeneratedFrom: number | undefined;
   private focusTarget: FocusTarget | undefined;
 
   /** What the plan is based on: "Read 7 files, 3 searches", each file a link that opens it, the searches and your answers. */
@@ -177,6 +182,10 @@ export class ReviewViewElement extends LitElement {
     const pending = this.pendingFocus;
     // The host's answer to a pick (the version it shows, or the plan changed) replaces the pick.
     if (changed.has('review')) this.pickedVersion = undefined;
+    if (changed.has('review') && this.regeneratedFrom !== undefined && this.review && this.review.planVersion > this.regeneratedFrom) {
+      this.regeneratedFrom = undefined;
+      this.feedback = '';
+    }
     if (!changed.has('review') || !pending || !this.review || this.review.planVersion <= pending.planVersion) return;
     this.pendingFocus = undefined;
     this.focusTarget = focusAfterEdit(pending, this.review.steps);
@@ -321,8 +330,8 @@ export class ReviewViewElement extends LitElement {
     const plan = this.shownPlan();
     if (feedback === '' || !plan) return;
     this.send({ type: 'regenerate', plan, feedback });
-    this.feedback = '';
-    // the button turns disabled with the field empty: focus stays where the next feedback goes
+    this.regeneratedFrom = this.review?.planVersion;
+    // the button turns disabled while the planner works: focus stays where the next feedback goes
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('vscode-textarea[name="feedback"]')?.focus());
   }
 }

@@ -90,6 +90,11 @@ export type CarriedOptions = Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleMo
     replanCooldown?: string | undefined;
     reviewCriticalSteps?: boolean | undefined;
     allowHardLinks?: boolean | undefined;
+    /**
+     * `--allow-file-changes` of a run whose steps tick their checkboxes (`ticksCheckboxes`): without it the pasted resume of a
+     * run with no terminal was refused ("a tick is a file change that asks first"), the one command it printed a dead end.
+     */
+    allowTicks?: boolean | undefined;
   };
 
 /**
@@ -97,7 +102,8 @@ export type CarriedOptions = Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleMo
  * (`resume`, `rerun`): without the model's a pasted resume ran with no model, and a repair that could have worked said
  * "replanning needs a language model"; without `--max-requests 1` a pasted resume went past the budget the user set (a
  * newcomer's trial). Empty when none was given. The key is never one of them: it stays in the environment. Consents
- * (`--allow-command`, `--yes`) are not carried: the printed command answers what waits, each by its id.
+ * (`--allow-command`, `--yes`) are not carried: the printed command answers what waits, each by its id; but for
+ * `--allow-file-changes`, carried for a run that ticks checkboxes (`allowTicks`), which cannot go on without it.
  */
 export function carriedFlags(options: CarriedOptions): string {
   const valued = (flag: string, value: string | number | undefined): string[] => (value === undefined ? [] : [`--${flag} ${shellWord(String(value))}`]);
@@ -118,6 +124,7 @@ export function carriedFlags(options: CarriedOptions): string {
     ...valued('replan-cooldown', options.replanCooldown),
     ...(options.reviewCriticalSteps === true ? ['--review-critical-steps'] : []),
     ...(options.allowHardLinks === true ? ['--allow-hard-links'] : []),
+    ...(options.allowTicks === true ? ['--allow-file-changes'] : []),
   ]
     .map((flag) => ` ${flag}`)
     .join('');

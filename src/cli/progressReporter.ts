@@ -1,9 +1,9 @@
-import type { RunEvent, RunState } from '../core/engine/runEvents';
+import type { RunEvent, RunState, SkipCause } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
 import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
-import { notStoppingNote, rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
+import { doneInSourceLabel, notStoppingNote, rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
 import { keptFileText } from '../core/tools/withheldFiles';
 import { reasonBesideFailures } from '../core/engine/criticalHalt';
 import { shellWord } from './shellWord';
@@ -73,10 +73,7 @@ export function progressReporter(
         return;
       case 'step_skipped':
         ended++;
-        if (event.cause === 'rejected') {
-          const detail = oneLine(rejectionDetail(event.reason), maxTextLength);
-          line('↷', `${label(event.stepId)} ${rejectedLabel}${detail === '' ? '' : `: ${detail}`}`);
-        } else line('↷', `${label(event.stepId)} skipped: ${oneLine(event.reason, maxTextLength)}`);
+        line('↷', `${label(event.stepId)} ${skipWords(event.cause, event.reason)}`);
         return;
       case 'step_progress':
         if (event.percent === undefined || !newTenth(printed.get(event.stepId), event.percent)) return;
@@ -123,4 +120,15 @@ export function progressReporter(
 /** `text` ending as a sentence ends (a reason "Interrupted (Ctrl+C)." read "(Interrupted (Ctrl+C).)." in brackets). */
 function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/** Why a step was skipped, after its label: the plan's own skips in their own words ("skipped: skipped in the plan" said it twice). */
+function skipWords(cause: SkipCause | undefined, reason: string): string {
+  if (cause === 'rejected') {
+    const detail = oneLine(rejectionDetail(reason), maxTextLength);
+    return `${rejectedLabel}${detail === '' ? '' : `: ${detail}`}`;
+  }
+  if (cause === 'source') return doneInSourceLabel;
+  if (cause === 'plan') return 'skipped in the plan';
+  return `skipped: ${oneLine(reason, maxTextLength)}`;
 }

@@ -5,7 +5,7 @@ import { downstreamSteps, resultsKeptFrom } from '../core/plan/downstreamSteps';
 import { validatePlan } from '../core/plan/validatePlan';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { checkCommandsConsent } from './checkCommandsConsent';
-import { requireTickApprovals } from './taskFileCommands';
+import { requireTickApprovals, withTickConsent } from './taskFileCommands';
 import { cliCapabilities } from './cliCapabilities';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { followExecution, reportRunResult, resumeFlags } from './executeCliRun';
@@ -55,6 +55,7 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
   await requireAttachments(plan, engine.workspace, `run a corrected plan file with task-planner run`);
   // As run and resume: a rerun of a --tick run without a terminal dropped every tick and said "completed" (attack).
   requireTickApprovals(plan, io, options);
+  const carried = withTickConsent(options, plan);
   const undone = undoneChanges(await createCheckpointFolder(runsDirectory(options.workspace)).list(runId)).steps;
   const initialResults = resultsKeptFrom(plan, from, state.results, undone);
   const downstream = downstreamSteps(plan, from);
@@ -82,10 +83,10 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
       }),
     plan,
     io,
-    { json: options.json, resumeFlags: resumeFlags(options) },
+    { json: options.json, resumeFlags: resumeFlags(carried) },
   );
   await sendRunTraces(engine.store, runIds, options, io);
-  return reportRunResult(result, ended, options, io);
+  return reportRunResult(result, ended, carried, io);
 }
 
 /** "no completed step kept", "1 completed step kept (read)", "2 completed steps kept (read, api)". */

@@ -12,7 +12,7 @@ import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions } from './runCommand';
 import { cliCapabilities } from './cliCapabilities';
 import { undoneChanges, undoneSteps } from '../core/tools/undoneChanges';
-import { requireTickApprovals } from './taskFileCommands';
+import { requireTickApprovals, withTickConsent } from './taskFileCommands';
 
 /** Answers given on the command line, by request id or step id. */
 export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>;
@@ -40,6 +40,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
     throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}${next}`);
   }
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
+  const carried = withTickConsent(options, state.plan);
   // Undo took back what steps of it did: its next steps would start from files that are no longer there.
   const changes = undoneChanges((await engine.checkpoints?.list(runId)) ?? []);
   const undone = finalRunStatuses.has(state.status) ? [] : undoneSteps(state.plan, changes);
@@ -73,8 +74,8 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
     (hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks, ...(checkCommands ? { checkCommands } : {}) }),
     state.plan,
     io,
-    { json: options.json, stored: state, resumeFlags: resumeFlags(options) },
+    { json: options.json, stored: state, resumeFlags: resumeFlags(carried) },
   );
   await sendRunTraces(engine.store, followed.runIds, options, io);
-  return reportRunResult(followed.result, followed.state, options, io);
+  return reportRunResult(followed.result, followed.state, carried, io);
 }

@@ -30,7 +30,7 @@ import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalog
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { followExecution, reportRunResult, resumeFlags } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
-import { loadRunnablePlan, requireTickApprovals } from './taskFileCommands';
+import { loadRunnablePlan, requireTickApprovals, withTickConsent } from './taskFileCommands';
 import { tickSourceCheckbox } from '../core/interop/tickSourceCheckbox';
 import { cliAllowList } from './cliAllowRules';
 import { sendRunTraces, traceUrl, type CliTraceOptions } from './traceCommand';
@@ -120,6 +120,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io, options.tick === true ? { tickIn: options.workspace } : {});
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
   requireTickApprovals(plan, io, options);
+  const carried = withTickConsent(options, plan);
   const problems = startProblems(plan, engine, capabilities);
   if (problems.length > 0) {
     throw new UsageError(
@@ -134,11 +135,11 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
     plan,
     io,
-    { json: options.json, resumeFlags: resumeFlags(options) },
+    { json: options.json, resumeFlags: resumeFlags(carried) },
   );
   await sendRunTraces(engine.store, runIds, options, io);
   showEstimateAgainstActual(estimate, engine, io);
-  return reportRunResult(result, state, options, io);
+  return reportRunResult(result, state, carried, io);
 }
 
 /**

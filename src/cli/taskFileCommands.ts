@@ -67,6 +67,16 @@ export async function importTaskFileAt(
   return imported;
 }
 
+/** The task file whose checkboxes the steps of `plan` tick as they complete (`run --tick`), if they do. */
+function tickedFile(plan: Plan): string | undefined {
+  return plan.steps.map((step) => (step.input === undefined ? undefined : readOrigin(step.input).origin)).find((origin) => origin?.tick)?.file;
+}
+
+/** `options` with `allowTicks` (`CarriedOptions`): its `--allow-file-changes` carried on when the steps of `plan` tick checkboxes. */
+export function withTickConsent<Options extends { allowFileChanges?: boolean | undefined }>(options: Options, plan: Plan): Options & { allowTicks: boolean } {
+  return { ...options, allowTicks: options.allowFileChanges === true && tickedFile(plan) !== undefined };
+}
+
 /**
  * Refuses a run whose steps tick their checkboxes (`run --tick`, its resume and rerun) when nothing could approve the ticks: a
  * tick is a file change and asks first, and without a terminal, `--yes` or `--allow-file-changes` it was dropped, the run
@@ -74,7 +84,7 @@ export async function importTaskFileAt(
  */
 export function requireTickApprovals(plan: Plan, io: CliIo, options: { yes: boolean; allowFileChanges?: boolean | undefined }): void {
   if (io.interactive || options.yes || options.allowFileChanges === true) return;
-  const file = plan.steps.map((step) => (step.input === undefined ? undefined : readOrigin(step.input).origin)).find((origin) => origin?.tick)?.file;
+  const file = tickedFile(plan);
   if (file === undefined) return;
   throw new UsageError(
     `Each step ticks its checkbox in ${file} when it is done, and a tick is a file change that asks first; without a terminal nothing can ask. ` +

@@ -1,12 +1,13 @@
-import { notNeededLabel, rejectedLabel } from './stepStatusLabels';
+import { doneInSourceLabel, notNeededLabel, rejectedLabel } from './stepStatusLabels';
 
 /**
  * How far a run got, counted one way everywhere (panel, status bar, notifications, Runs
- * view): only `completed` steps are done; failed, rejected, skipped and not needed steps
- * are finished but counted apart, never as done (a step that failed and was then skipped by
- * its failure policy counts as failed; one skipped because the user rejected what it asked,
- * as rejected; one skipped because its condition was not met, as not needed). `total` is
- * the number of steps of the run's plan.
+ * view): only `completed` steps are done; failed, rejected, skipped, not needed steps and
+ * those done in their task file are finished but counted apart, never as done by the run (a
+ * step that failed and was then skipped by its failure policy counts as failed; one skipped
+ * because the user rejected what it asked, as rejected; one skipped because its condition was
+ * not met, as not needed; one whose task was ticked in the file it was imported from, as done
+ * in the source file). `total` is the number of steps of the run's plan.
  */
 export interface StepProgress {
   total: number;
@@ -16,39 +17,47 @@ export interface StepProgress {
   rejected: number;
   skipped: number;
   notNeeded: number;
+  /** Skipped because their task was ticked in the file it was imported from (skip cause `source`): done there, before the run. */
+  doneInSource: number;
 }
 
 /**
- * Counts `steps` by status (a skipped step whose `skipCause` is `failed` as failed, `rejected` as rejected, `condition` as not needed); steps
+ * Counts `steps` by status (a skipped step whose `skipCause` is `failed` as failed, `rejected` as rejected, `condition` as not needed,
+ * `source` as done in the source file); steps
  * missing from `steps` (not started yet) are only in `total`, which is at least `steps`' length.
  */
 export function stepProgress(steps: Iterable<{ status: string; skipCause?: string }>, total: number): StepProgress {
-  const progress: StepProgress = { total, completed: 0, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 };
+  const progress: StepProgress = { total, completed: 0, failed: 0, rejected: 0, skipped: 0, notNeeded: 0, doneInSource: 0 };
   let seen = 0;
   for (const { status, skipCause } of steps) {
     seen += 1;
     if (status === 'skipped' && skipCause === 'failed') progress.failed += 1;
     else if (status === 'skipped' && skipCause === 'rejected') progress.rejected += 1;
     else if (status === 'skipped' && skipCause === 'condition') progress.notNeeded += 1;
+    else if (status === 'skipped' && skipCause === 'source') progress.doneInSource += 1;
     else if (status === 'completed' || status === 'failed' || status === 'skipped') progress[status] += 1;
   }
   progress.total = Math.max(total, seen);
   return progress;
 }
 
-/** Steps that ended, whatever the outcome (completed, failed, rejected, skipped or not needed): how far the progress bar goes. */
+/** Steps that ended, whatever the outcome (completed, failed, rejected, skipped, not needed or done in the source file): how far the progress bar goes. */
 export function finishedSteps(progress: StepProgress): number {
-  return progress.completed + progress.failed + progress.rejected + progress.skipped + progress.notNeeded;
+  return progress.completed + progress.failed + progress.rejected + progress.skipped + progress.notNeeded + progress.doneInSource;
 }
 
-/** "1 of 3 steps completed, 1 failed, 1 rejected by you, 1 skipped, 1 not needed": each part after the first only when there are any. */
+/**
+ * "1 of 3 steps completed, 1 failed, 1 rejected by you, 1 skipped, 1 not needed, 2 done in the source file": each part after the
+ * first only when there are any.
+ */
 export function describeStepProgress(progress: StepProgress): string {
-  const { total, completed, failed, rejected, skipped, notNeeded } = progress;
+  const { total, completed, failed, rejected, skipped, notNeeded, doneInSource } = progress;
   const counts = [
     failed > 0 ? `, ${failed} failed` : '',
     rejected > 0 ? `, ${rejected} ${rejectedLabel}` : '',
     skipped > 0 ? `, ${skipped} skipped` : '',
     notNeeded > 0 ? `, ${notNeeded} ${notNeededLabel}` : '',
+    doneInSource > 0 ? `, ${doneInSource} ${doneInSourceLabel}` : '',
   ];
   return `${completed} of ${total} step${total === 1 ? '' : 's'} completed${counts.join('')}`;
 }

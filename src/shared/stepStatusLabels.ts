@@ -24,6 +24,12 @@ export function notFinishedLabel(run: StoppedRunStatus): string {
   return `not finished (run ${run})`;
 }
 
+/**
+ * A step whose task was ticked in the task file it was imported from (skip cause `source`): done there before the run, so
+ * counted apart from "skipped" (a Spec Kit file with ten ticked tasks read "10 skipped").
+ */
+export const doneInSourceLabel = 'done in the source file';
+
 /** A step skipped because the user rejected its change or command: said apart from "skipped", which reads as the run's own choice. */
 export const rejectedLabel = 'rejected by you';
 

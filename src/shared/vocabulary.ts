@@ -49,9 +49,10 @@ export type StepStatus = (typeof stepStatuses)[number];
  * Why a step was skipped: its own attempts `failed` and its failure policy let the run go
  * on; the user `rejected` what it asked; a step it depends on did not complete
  * (`dependency`); a critical step `halted` the run; the `plan` skips it (the review's
- * Skip); its `condition` (`when`) was not met. Only the last two are as planned.
+ * Skip); its task was ticked in the task file it was imported from (`source`: done there);
+ * its `condition` (`when`) was not met. Only the last three are as planned.
  */
-export const skipCauses = ['failed', 'rejected', 'dependency', 'halted', 'plan', 'condition'] as const;
+export const skipCauses = ['failed', 'rejected', 'dependency', 'halted', 'plan', 'source', 'condition'] as const;
 /** Why a step was skipped. */
 export type SkipCause = (typeof skipCauses)[number];
 

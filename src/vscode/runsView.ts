@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { RunState } from '../core/engine/runEvents';
+import { finalRunStatuses, type RunState } from '../core/engine/runEvents';
+import { runStatusLabel } from '../shared/runStatusLabels';
 import type { RunResult } from '../core/engine/runOptions';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
@@ -268,8 +269,21 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.resumeRun', async (arg?: unknown): Promise<RunResult | undefined> => {
       const runId = runIdOf(arg);
       if (!runId) return undefined;
+      // Asked again from an older notice (its run resumed since from the panel): said, where it did nothing silently (an editor trial).
+      if (deps.runs.runningRuns().some((run) => run.state?.runId === runId)) {
+        return void showInformation(vscode.l10n.t('Task Planner: run "{0}" is already going on.', await runName(deps, runId)));
+      }
       // Undo took back what steps of it did: its next steps would start from files that are no longer there.
       const state = await deps.runs.stateOf(runId).catch(() => undefined);
+      if (state !== undefined && finalRunStatuses.has(state.status)) {
+        return void showInformation(
+          vscode.l10n.t(
+            'Task Planner: run "{0}" has ended ({1}): there is nothing to resume.',
+            await runName(deps, runId),
+            runStatusLabel(state.status, Object.values(state.steps)),
+          ),
+        );
+      }
       const changes = state?.plan ? await deps.runs.changes.undone(runId).catch(() => undefined) : undefined;
       const undone = state?.plan && changes ? undoneSteps(state.plan, changes) : [];
       if (undone.length > 0) {

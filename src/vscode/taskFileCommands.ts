@@ -3,7 +3,7 @@ import type { RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import { exportFileName, exportTaskFile, importTaskFile, sniffTaskFormat, stepsDoneIn } from '../core/interop/importTaskFile';
 import { readOrigin } from '../core/interop/sourceOrigin';
-import { interopFormatNames, interopFormats, type InteropFormat } from '../core/interop/interopFormats';
+import { interopFormatNames, interopFormats, tickableFormats, type InteropFormat } from '../core/interop/interopFormats';
 import { critiquePlan } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
@@ -78,7 +78,9 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
     );
     return {};
   }
-  const tick = deps.tick() && source.inWorkspace;
+  // Ticking is the user's setting for every task file; a Cursor or Copilot plan has no checkbox to tick.
+  const sniffed = sniffTaskFormat(source.name, source.text);
+  const tick = deps.tick() && source.inWorkspace && sniffed !== undefined && tickableFormats[sniffed];
   const imported = importTaskFile(source.name, source.text, { model: deps.model(), tick, createdAt: new Date(deps.now()).toISOString() });
   if (!imported.ok) {
     for (const problem of imported.problems) deps.log.warn(problem);

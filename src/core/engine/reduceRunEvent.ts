@@ -7,11 +7,13 @@ import {
   type JournaledSpending,
   type RunEvent,
   type RunState,
+  type SkipCause,
   type StepState,
   type SuppliedAnswer,
   type SuppliedAnswers,
 } from './runEvents';
 import { describeStepsNotDone, skipCauseOf, stepsNotDone } from './stepsNotDone';
+import { doneInSourceLabel } from '../../shared/stepStatusLabels';
 
 /** The state before a run's first event. */
 export function initialRunState(runId: string): RunState {
@@ -181,7 +183,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       }
       return;
     case 'step_skipped':
-      finish(event.stepId, { status: 'skipped', reason: event.reason, skipCause: event.cause ?? skipCauseOf(event.reason) });
+      finish(event.stepId, { status: 'skipped', reason: event.reason, skipCause: skipCauseOfEvent(event) });
       return;
     case 'run_waiting':
       draft.status = 'waiting';
@@ -347,4 +349,13 @@ function forgetSupplied(draft: RunState, stepId: string): void {
   const ids = Object.keys(draft.supplied);
   if (ids.length === 0 || !ids.some((id) => draft.supplied[id]?.stepId === stepId)) return;
   draft.supplied = Object.fromEntries(Object.entries(draft.supplied).filter(([, answer]) => answer.stepId !== stepId));
+}
+
+/**
+ * What made the step of `event` skipped: its cause, read from its reason in journals written before causes were recorded;
+ * journals written before the cause `source` skipped a task done in its file as `plan`, saying so in the reason.
+ */
+function skipCauseOfEvent(event: { reason: string; cause?: SkipCause | undefined }): SkipCause {
+  if (event.cause === 'plan' && event.reason === doneInSourceLabel) return 'source';
+  return event.cause ?? skipCauseOf(event.reason);
 }

@@ -1,6 +1,7 @@
 import type { Step } from '../plan/planSchema';
 import { PositionHeap } from '../plan/positionHeap';
 import { doneInSourceFile } from '../plan/originTick';
+import { doneInSourceLabel } from '../../shared/stepStatusLabels';
 import { RunEventSink } from './runEventSink';
 import type { ResolvedRunOptions, RunResult } from './runOptions';
 import { terminalStepStatuses, type RunEvent, type RunEventBody, type RunState } from './runEvents';
@@ -151,8 +152,8 @@ class RunLoop {
       const planned = this.stepById.get(id);
       if (planned?.skipped) {
         // A task ticked in its task file is done there: "skipped in the plan" read as if it had been left out.
-        const reason = doneInSourceFile(planned.input ?? '') ? 'done in the source file' : 'skipped in the plan';
-        this.emit({ type: 'step_skipped', stepId: id, reason, cause: 'plan' });
+        const done = doneInSourceFile(planned.input ?? '');
+        this.emit({ type: 'step_skipped', stepId: id, reason: done ? doneInSourceLabel : 'skipped in the plan', cause: done ? 'source' : 'plan' });
         this.propagateSkip(id);
         continue;
       }

@@ -1,4 +1,4 @@
-import { rejectedLabel } from '../../shared/stepStatusLabels';
+import { doneInSourceLabel, rejectedLabel } from '../../shared/stepStatusLabels';
 import type { SkipCause } from '../../shared/vocabulary';
 import type { Step } from '../plan/planSchema';
 import type { RunState } from './runEvents';
@@ -20,6 +20,7 @@ const skipLeavesWorkUndone: Readonly<Record<SkipCause, boolean | 'as its depende
   dependency: 'as its dependencies',
   halted: true,
   plan: false,
+  source: false,
   condition: false,
 };
 
@@ -84,11 +85,13 @@ function dependenciesFirst(steps: readonly Step[]): Step[] {
 
 /**
  * What made a step skipped, read from the reason the engine gave (for journals written
- * before `step_skipped` carried its cause): "skipped in the plan", "its condition … is not
- * met", "Rejected by you…" (older: "by the user"), "run halted…", "failed: …"; any other reason is a dependency's.
+ * before `step_skipped` carried its cause, or before the cause `source`): "skipped in the plan", "done in the source
+ * file", "its condition … is not met", "Rejected by you…" (older: "by the user"), "run halted…", "failed: …"; any other
+ * reason is a dependency's.
  */
 export function skipCauseOf(reason: string): SkipCause {
   if (reason === 'skipped in the plan') return 'plan';
+  if (reason === doneInSourceLabel) return 'source';
   if (reason.startsWith('its condition ')) return 'condition';
   if (/^Rejected by (the user|you)\b/.test(reason)) return 'rejected';
   if (reason.startsWith('run halted ')) return 'halted';

@@ -2,7 +2,7 @@ import type { RunState } from '../engine/runEvents';
 import type { Plan } from '../plan/planSchema';
 import { planFileName } from '../plan/planFile';
 import { interopCodecs } from './interopCodecs';
-import { interopFormatNames, type InteropFormat } from './interopFormats';
+import { interopFormatNames, tickableFormats, type InteropFormat } from './interopFormats';
 import type { SourceNote } from './sourceTasks';
 import { tasksToPlan } from './tasksToPlan';
 
@@ -71,6 +71,15 @@ export function importTaskFile(path: string, text: string, options: ImportTaskFi
       ok: false,
       problems: [
         `${path} is in none of the task formats read (${Object.values(interopFormatNames).join(', ')}): it has no checkbox task, numbered plan step or todo.`,
+      ],
+    };
+  }
+  // A trial's --tick on a Cursor plan started, and each step then warned that the file had no checkbox for its task.
+  if (options.tick === true && !tickableFormats[format]) {
+    return {
+      ok: false,
+      problems: [
+        `${path} is a ${interopFormatNames[format]}, which has no checkboxes to tick; run it without ticking, and mark its tasks done in ${format === 'cursor' ? 'Cursor' : 'Copilot'}.`,
       ],
     };
   }

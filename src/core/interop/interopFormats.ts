@@ -18,6 +18,18 @@ export const interopFormatNames: Record<InteropFormat, string> = {
   checklist: 'Markdown checklist',
 };
 
+/**
+ * Whether a file of each format marks a task done with a checkbox, which a run can tick (`run --tick`): a Cursor plan keeps
+ * a todo's status in its front matter and a Copilot plan numbers its steps, so neither has a box to tick.
+ */
+export const tickableFormats: Record<InteropFormat, boolean> = {
+  speckit: true,
+  kiro: true,
+  cursor: false,
+  copilot: false,
+  checklist: true,
+};
+
 /** Whether `text` names one of `interopFormats`. */
 export function isInteropFormat(text: string): text is InteropFormat {
   return (interopFormats as readonly string[]).includes(text);

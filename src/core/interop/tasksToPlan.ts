@@ -129,9 +129,9 @@ export function stepIds(tasks: readonly SourceTask[]): string[] {
  * the text around it or shows nothing written as its visible escape (`visibleControls`: a title reversed by a direction
  * override, or words in tag characters, read otherwise in the Plan view than the file meant), and at most the
  * panel's `maxStepTitleLength` characters, so its step form can save it (a task line of 10 MB made a title of 10 MB).
- * The whole text is the first part of the step's input.
+ * The whole text is the first part of the step's input. A task's line is found again by it (`tickTaskLine`).
  */
-function titleOf(text: string): string {
+export function stepTitleOf(text: string): string {
   return capText(visibleControls(oneLineText(text)).trim(), maxStepTitleLength);
 }
 
@@ -144,7 +144,7 @@ function stepOf(task: SourceTask, id: string, dependsOn: string[], options: Task
   const command = task.details.length === 0 && shownTitle === task.title ? exactCommand(task.title) : undefined;
   const step: Step = {
     id,
-    title: titleOf(task.title),
+    title: stepTitleOf(task.title),
     kind: command !== undefined ? 'tool' : options.model ? 'agent' : 'manual',
     dependsOn,
     input,

@@ -1,6 +1,7 @@
 import { fence } from './markdownTasks';
 import type { SourceOrigin } from './sourceOrigin';
 import { checkboxItem, headingLine, headingText, splitDependsOn } from './sourceTasks';
+import { stepTitleOf } from './tasksToPlan';
 
 /** The text of a task file with one task's checkbox ticked, or why it was not. */
 export type TickedText = { ok: true; text: string; line: number } | { ok: false; problem: string };
@@ -37,7 +38,8 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
     const line = lineAt(number);
     const box = line === undefined || fenced.has(number) ? null : checkboxItem.exec(line);
     if (!box) return false;
-    return key !== undefined ? key.test(box[4]!) : wanted !== '' && splitDependsOn(box[4]!.trim()).text === wanted;
+    // As the import made the step's title of it: a long title cut, characters that show nothing written visibly (they were compared raw, and never matched).
+    return key !== undefined ? key.test(box[4]!) : wanted !== '' && stepTitleOf(splitDependsOn(box[4]!.trim()).text) === wanted;
   };
   let number: number | undefined;
   if (matches(origin.line) && inSection(origin.line)) number = origin.line;

@@ -1,7 +1,7 @@
 import { oneLine } from '../text/oneLine';
 import { genAiAttributes } from './runTrace';
 import type { TraceSpan } from './traceSpan';
-import { failedNotStoppingLabel, notNeededLabel, rejectedLabel } from '../../shared/stepStatusLabels';
+import { doneInSourceLabel, failedNotStoppingLabel, notNeededLabel, rejectedLabel } from '../../shared/stepStatusLabels';
 
 /**
  * A trace as a timed tree, one line a span: indented under its parent, its start after the
@@ -53,6 +53,7 @@ function outcomeWords(attributes: TraceSpan['attributes']): string {
   if (outcome !== 'skipped' || cause === undefined) return outcome;
   if (cause === 'rejected') return rejectedLabel;
   if (cause === 'condition') return notNeededLabel;
+  if (cause === 'source') return doneInSourceLabel;
   return `skipped (${String(cause)})`;
 }
 

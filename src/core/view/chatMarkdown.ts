@@ -2,7 +2,7 @@ import type { RunEvent } from '../engine/runEvents';
 import type { Critique } from '../plan/critiquePlan';
 import type { Plan, Step } from '../plan/planSchema';
 import type { RequestKind } from '../../shared/vocabulary';
-import { notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
+import { doneInSourceLabel, notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
 import { capText } from '../text/capText';
 import { visibleLine } from './planMarkdown';
 import type { RunSummary } from './runSummary';
@@ -84,6 +84,8 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
         const detail = rejectionDetail(event.reason);
         return `- ↷ ${title(event.stepId)} ${rejectedLabel}${detail === '' ? '' : `: ${chatText(detail, chatLimits.line)}`}\n`;
       }
+      // Its reason is these very words.
+      if (event.cause === 'source') return `- ↷ ${title(event.stepId)} ${doneInSourceLabel}\n`;
       return `- ↷ ${title(event.stepId)} ${event.cause === 'condition' ? notNeededLabel : 'skipped'}: ${chatText(event.reason, chatLimits.line)}\n`;
     }
     case 'approval_requested':

@@ -96,8 +96,9 @@ export function planMarkdown(plan: Plan, run?: RunState): string {
 
 function stepLines(step: Step, run: RunState | undefined): string[] {
   const status = run?.steps[step.id]?.status;
-  const done = status === 'completed';
   const skipCause = run?.steps[step.id]?.skipCause;
+  // A task ticked in the file it was imported from is done, by the run or before it.
+  const done = status === 'completed' || skipCause === 'source';
   const note =
     status !== undefined && !done
       ? skipCause === 'condition'

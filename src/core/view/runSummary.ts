@@ -10,7 +10,7 @@ import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
-import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
+import { doneInSourceLabel, failedNotStoppingLabel, notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { keptFileText } from '../tools/withheldFiles';
 import { stepStateView, stoppedRun } from './stepStatusView';
@@ -264,11 +264,15 @@ function describeNotDoneCounts(notDone: StepsNotDone): string {
   return counts.join(' and ');
 }
 
-/** A partial run's steps after its lead names what is not done: "1 of 3 steps completed", and the steps skipped as planned. */
+/**
+ * A partial run's steps after its lead names what is not done: "1 of 3 steps completed", and the steps skipped as planned,
+ * not needed or done in their task file.
+ */
 function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
   const asPlanned = progress.skipped - notDone.skipped.length;
   const notNeeded = progress.notNeeded > 0 ? `, ${progress.notNeeded} ${notNeededLabel}` : '';
-  return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}${notNeeded}`;
+  const doneInSource = progress.doneInSource > 0 ? `, ${progress.doneInSource} ${doneInSourceLabel}` : '';
+  return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}${notNeeded}${doneInSource}`;
 }
 
 /**
@@ -342,8 +346,9 @@ function stepLine(state: RunState['steps'][string], stopped: StoppedRunStatus | 
         const detail = rejectionDetail(state.reason);
         return oneLine(detail === '' ? rejectedLabel : `${rejectedLabel}: ${head(detail)}`, summaryLimits.line);
       }
-      // Its reason says it already ("skipped in the plan", "done in the source file"; not "skipped: skipped in the plan").
-      if (state.skipCause === 'plan') return oneLine(state.reason === 'done in the source file' ? state.reason : 'skipped in the plan', summaryLimits.line);
+      // Said as such, not "skipped: skipped in the plan".
+      if (state.skipCause === 'plan') return 'skipped in the plan';
+      if (state.skipCause === 'source') return doneInSourceLabel;
       return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     default:
       return stepStateView(state, stopped).label;

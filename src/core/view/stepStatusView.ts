@@ -1,4 +1,4 @@
-import { failedNotStoppingLabel, notFinishedLabel, notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { doneInSourceLabel, failedNotStoppingLabel, notFinishedLabel, notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stoppedRunStatuses, type RunStatus, type SkipCause, type StoppedRunStatus } from '../../shared/vocabulary';
 import { terminalStepStatuses, type StepStatus } from '../engine/runEvents';
 import { readableValue } from '../text/readableValue';
@@ -50,7 +50,8 @@ export function stoppedRun(status: RunStatus | undefined): StoppedRunStatus | un
 /**
  * How a step's state looks, its skip's cause told apart: a step that failed and was skipped by
  * its failure policy looks failed, "failed (did not stop the run)"; one skipped because its
- * condition was not met (a fix after tests that passed) is "not needed"; one whose change or command the user
+ * condition was not met (a fix after tests that passed) is "not needed"; one whose task was ticked in the file it was
+ * imported from is "done in the source file"; one whose change or command the user
  * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); in a run `stopped`
  * before its end, a step that did not end is "not finished (run cancelled)"; any other as its status.
  */
@@ -58,6 +59,7 @@ export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause
   if (stopped !== undefined && !terminalStepStatuses.has(state.status)) return { ...stepStatusView(state.status), label: notFinishedLabel(stopped) };
   if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: failedNotStoppingLabel };
   if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
+  if (state.status === 'skipped' && state.skipCause === 'source') return { ...stepStatusView('skipped'), icon: 'pass', label: doneInSourceLabel };
   // Not the cancelled run's circle-slash: a "no" of the user's, in the colour of the partly done run it leads to.
   if (state.status === 'skipped' && state.skipCause === 'rejected') return { icon: 'thumbsdown', color: 'charts.orange', label: rejectedLabel };
   return stepStatusView(state.status);

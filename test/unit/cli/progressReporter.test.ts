@@ -37,6 +37,15 @@ describe('the command line\'s progress lines', () => {
     assert.equal(lines.at(-1), '[0/1] … T1 Run the tests: 5% · running pytest -q', 'a new attempt starts counting again');
   });
 
+  it('say a task ticked in its task file is done there, and a step the plan skips skipped in the plan, each once', () => {
+    const lines: string[] = [];
+    const plan = makePlan([makeStep('T001', { title: 'Create the project' }), makeStep('T002', { title: 'Add the model' })]);
+    const report = progressReporter(plan, (line) => lines.push(line));
+    report({ type: 'step_skipped', stepId: 'T001', reason: 'done in the source file', cause: 'source', time: 1, runId: 'r1', seq: 1 });
+    report({ type: 'step_skipped', stepId: 'T002', reason: 'skipped in the plan', cause: 'plan', time: 1, runId: 'r1', seq: 2 });
+    assert.deepEqual(lines.map((line) => line.replace(/^\[\d+\/\d+\] /, '')), ['↷ T001 Create the project done in the source file', '↷ T002 Add the model skipped in the plan']);
+  });
+
   it('show the objective on the run\'s one line', () => {
     const lines: string[] = [];
     const plan = { ...makePlan([makeStep('S001')]), objective: 'Tidy up\nRun r1 completed.' };

@@ -219,6 +219,9 @@ describe('task-planner CLI: task files of other tools', function () {
       const ticked = await cli(['resume', runId, '--workspace', workspace.path, '--done', 'S1', '--allow-file-changes']);
       assert.equal(ticked.code, 3, ticked.stderr);
       assert.equal(readFileSync(file, 'utf8'), '# Ship\n\n- [x] Write notes\n- [ ] Ship it\n');
+      // The command it prints to answer what waits carries --allow-file-changes: pasted as printed, it was refused (a trial).
+      const answer = /task-planner resume \S+ --workspace \S+[^\n]*/.exec(ticked.stdout)?.[0] ?? '';
+      assert.match(answer, / --allow-file-changes\b/, ticked.stdout);
       // And a rerun (an attack followed the CLI's own "Next:" rerun, and every tick was dropped as the run "completed").
       const ended = await cli(['resume', runId, '--workspace', workspace.path, '--failed', 'S2=not today', '--allow-file-changes']);
       assert.notEqual(ended.code, 3, ended.stderr);

@@ -113,6 +113,14 @@ describe('Plan from file (editor)', () => {
     assert.equal(seen.told[1], 'As each step completes, its checkbox in specs/001/tasks.md is ticked: a file change you approve like any other.');
   });
 
+  it('with ticking on, plans a Cursor plan (which has no checkbox) without ticking, as a Spec Kit file is planned with it', async () => {
+    const cursor = '---\nname: Tags\ntodos:\n  - id: store\n    content: Store the tags\n    status: pending\n---\n\n# Tags\n';
+    const { deps, seen } = setup({ tick: true, model: true });
+    await planFromTaskFile({ name: '.cursor/plans/tags.plan.md', text: cursor, inWorkspace: true }, deps);
+    assert.equal(seen.reviewed.length, 1, seen.errors.join('\n'));
+    assert.ok(seen.reviewed[0]!.steps.every((step) => readOrigin(step.input ?? '').origin?.tick === false));
+  });
+
   it('says which checkboxes were not ticked once the run ends, and only those of the file', async () => {
     const problem = 'T002: specs/001/tasks.md has no checkbox for task T002 any more (it was on line 7); it was left as it is.';
     const { deps, seen } = setup({ tick: true, runWarnings: ['T001: The placeholder $x has no result to insert and stays verbatim.', problem] });

@@ -8,7 +8,7 @@ const run = (version: number, runId = 'run-1'): PanelViewModel => ({
   mode: 'run',
   session: 's1',
   version,
-  run: { runId, status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { total: 0, completed: 0, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [] },
+  run: { runId, status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { total: 0, completed: 0, failed: 0, rejected: 0, skipped: 0, notNeeded: 0, doneInSource: 0 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [] },
 });
 const chunk = (seq: number, text: string, stepId = 'a', runId = 'run-1') => ({ type: 'output' as const, runId, seq, stepId, text });
 

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import type { RunView } from '../../../src/shared/panelViewModel';
 import { runAnnouncement } from '../../../webview/runAnnouncement';
 
-const run = (extra: Partial<RunView>): RunView => ({ runId: 'r', status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { total: 5, completed: 2, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [], ...extra });
+const run = (extra: Partial<RunView>): RunView => ({ runId: 'r', status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { total: 5, completed: 2, failed: 0, rejected: 0, skipped: 0, notNeeded: 0, doneInSource: 0 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [], ...extra });
 
 describe('webview run announcement', () => {
   it('says the status and progress', () => {
     assert.equal(runAnnouncement(run({})), 'Run running: 2 of 5 steps completed.');
-    assert.equal(runAnnouncement(run({ status: 'completed', progress: { total: 5, completed: 5, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 } })), 'Run completed: 5 of 5 steps completed.');
+    assert.equal(runAnnouncement(run({ status: 'completed', progress: { total: 5, completed: 5, failed: 0, rejected: 0, skipped: 0, notNeeded: 0, doneInSource: 0 } })), 'Run completed: 5 of 5 steps completed.');
   });
 
   it('never says a failed or skipped step is done', () => {
-    assert.equal(runAnnouncement(run({ status: 'failed', progress: { total: 2, completed: 0, failed: 1, rejected: 0, skipped: 1, notNeeded: 0 } })), 'Run failed: 0 of 2 steps completed, 1 failed, 1 skipped.');
+    assert.equal(runAnnouncement(run({ status: 'failed', progress: { total: 2, completed: 0, failed: 1, rejected: 0, skipped: 1, notNeeded: 0, doneInSource: 0 } })), 'Run failed: 0 of 2 steps completed, 1 failed, 1 skipped.');
   });
 
   it('names every prompt waiting for the user, with a long prompt cut short', () => {
@@ -25,7 +25,7 @@ describe('webview run announcement', () => {
   });
 
   it('a run that did nothing says "Nothing done"; a prompt\'s own question mark is not followed by a full stop; two steps of yours are "each"', () => {
-    const nothing = run({ status: 'partial', steps: [], progress: { total: 2, completed: 0, failed: 0, rejected: 2, skipped: 0, notNeeded: 0 } });
+    const nothing = run({ status: 'partial', steps: [], progress: { total: 2, completed: 0, failed: 0, rejected: 2, skipped: 0, notNeeded: 0, doneInSource: 0 } });
     assert.equal(runAnnouncement(nothing), 'Nothing done: 0 of 2 steps completed, 2 rejected by you.');
     const asking = runAnnouncement(run({ status: 'waiting', pending: [{ stepId: 'S003', kind: 'approval', prompt: 'Write src/stats.js?' }] }));
     assert.match(asking, /approval of step S003, Write src\/stats\.js\. Open answers/);

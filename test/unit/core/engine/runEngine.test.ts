@@ -203,6 +203,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     const { result, events } = loop(plan, scripted());
     await result;
     assert.deepEqual(skips(events), ['done: done in the source file', 'off: skipped in the plan']);
+    assert.deepEqual(events.flatMap((event) => (event.type === 'step_skipped' ? [event.cause] : [])), ['source', 'plan']);
   });
 
   it('fails at once with the preflight error and runs nothing', async () => {

@@ -173,6 +173,16 @@ describe('importTaskFile', () => {
     assert.deepEqual(speckit.plan.steps.map((step) => step.dependsOn), [[], ['T001'], ['T001']]);
   });
 
+  it('refuses to tick a Cursor or Copilot plan, which has no checkbox, before making any step (a trial\'s run warned at each step)', () => {
+    const cursor = importTaskFile('.cursor/plans/tags.plan.md', '---\nname: Tags\ntodos:\n  - id: store\n    content: Store the tags\n    status: pending\n---\n', { model: false, tick: true });
+    assert.ok(!cursor.ok);
+    assert.equal(cursor.problems[0], '.cursor/plans/tags.plan.md is a Cursor plan, which has no checkboxes to tick; run it without ticking, and mark its tasks done in Cursor.');
+    const copilot = importTaskFile('plan-tags.prompt.md', '# Plan: Tags\n\n## Steps\n1. Store the tags\n', { model: false, tick: true, format: 'copilot' });
+    assert.ok(!copilot.ok && /is a Copilot plan, which has no checkboxes to tick.*in Copilot\.$/.test(copilot.problems[0]!));
+    assert.ok(importTaskFile('.cursor/plans/tags.plan.md', '---\nname: Tags\ntodos:\n  - id: store\n    content: Store the tags\n    status: pending\n---\n', { model: false }).ok);
+    assert.ok(importTaskFile('tasks.md', '- [ ] One\n', { model: false, tick: true }).ok);
+  });
+
   it('sniffs by path before content', () => {
     assert.equal(sniffTaskFormat('.kiro/specs/auth/tasks.md', '- [ ] 1. Do it'), 'kiro');
     assert.equal(sniffTaskFormat('.cursor/plans/x.md', ''), 'cursor');

@@ -118,6 +118,22 @@ describe('tickTaskLine', () => {
     assert.deepEqual(tickTaskLine(added, origin(3, '1.1'), 'Child'), { ok: true, line: 4, text: added.replace('- [ ] 1.1 ', '- [x] 1.1 ') });
   });
 
+  it('ticks a keyless task whose title the import cut or wrote visibly, by the title it made (a trial\'s run "completed" with them unticked)', () => {
+    const long = `Update the release notes ${'and the changelog '.repeat(12)}for the tags feature`;
+    const text = `# Checklist\n- [ ] Write the code\n- [ ] ${long}\n- [ ] Zero\u200bwidth space\n- [ ] Soft\u00adhyphen and \u202eoverride\n`;
+    const imported = importTaskFile('CHECKLIST.md', text, { model: false, tick: true });
+    assert.ok(imported.ok);
+    let current = text;
+    for (const step of imported.plan.steps) {
+      const ticked = tickTaskLine(current, readOrigin(step.input ?? '').origin!, step.title);
+      assert.ok(ticked.ok, `${step.title}: ${ticked.ok ? '' : ticked.problem}`);
+      current = ticked.text;
+    }
+    assert.equal(current, text.replaceAll('- [ ]', '- [x]'));
+    assert.ok(imported.plan.steps[1]!.title.length < long.length, 'the long title was cut at the import');
+    assert.match(imported.plan.steps[2]!.title, /\\u200b/);
+  });
+
   it('never ticks an example in a fenced code block, which the import did not read as a task', () => {
     const text = '# T\n```markdown\n- [ ] T001 Real\n```\n- [ ] T001 Real\n~~~\n- [ ] Ship\n~~~\n- [ ] Ship\n';
     const real = tickTaskLine(text, origin(3, 'T001'), 'Real');

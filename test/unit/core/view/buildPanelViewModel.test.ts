@@ -109,7 +109,7 @@ describe('buildPanelViewModel', () => {
     const run = live.run;
     assert.equal(run.status, 'running');
     assert.equal(run.elapsedMs, 400);
-    assert.deepEqual(run.progress, { total: 3, completed: 2, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 });
+    assert.deepEqual(run.progress, { total: 3, completed: 2, failed: 0, rejected: 0, skipped: 0, notNeeded: 0, doneInSource: 0 });
     assert.deepEqual(run.steps.map((step) => [step.id, step.status, step.attempts]), [['read', 'completed', 1], ['list', 'completed', 1], ['sum', 'awaiting_approval', 2]]);
     assert.equal(run.steps[2]!.diagnosis, 'empty result');
     assert.equal(run.steps[1]!.resultPreview, '["a.txt"]');
@@ -219,7 +219,7 @@ describe('buildPanelViewModel', () => {
     );
     const body = buildPanelViewModel(review(), { state, now: 1200 });
     assert.ok(body.mode === 'run');
-    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 1, skipped: 1, notNeeded: 0 });
+    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 1, skipped: 1, notNeeded: 0, doneInSource: 0 });
   });
 });
 

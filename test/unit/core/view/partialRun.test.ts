@@ -47,7 +47,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
       ],
     );
     assert.deepEqual(summary.failures.map((failure) => failure.stepId), ['test']);
-    assert.deepEqual(summary.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0 });
+    assert.deepEqual(summary.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0, doneInSource: 0 });
   });
 
   it('the chat and the command line say it, never "completed"', () => {
@@ -68,7 +68,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     const body = buildPanelViewModel(undefined, { state: partial, now: 2_000_000 });
     assert.ok(body.mode === 'run');
     assert.equal(body.run.status, 'partial');
-    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0 });
+    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0, doneInSource: 0 });
     assert.match(body.run.summary?.headline ?? '', /^finished with 1 failed and 1 skipped/);
     const [row] = runListModel([{ state: partial, updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now');
     // Not one step completed: "partly done" told a newcomer that some of it was (a trial of 2026-12-06).
@@ -143,7 +143,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.equal(chatEventMarkdown(stampEvent(skipped, 'run-1', 4, 0), (id) => id), '- ↷ fix not needed: \\`pytest\\` passed, nothing to fix\n');
     const body = buildPanelViewModel(undefined, { state: green, now: 2_000_000 });
     assert.ok(body.mode === 'run');
-    assert.deepEqual(body.run.progress, { total: 2, completed: 1, failed: 0, rejected: 0, skipped: 0, notNeeded: 1 });
+    assert.deepEqual(body.run.progress, { total: 2, completed: 1, failed: 0, rejected: 0, skipped: 0, notNeeded: 1, doneInSource: 0 });
     assert.equal(body.run.steps[1]?.statusLabel, 'not needed');
     assert.equal(body.run.steps[0]?.statusLabel, undefined, 'a status that says it all has no label of its own');
     const [row] = runListModel([{ state: green, updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now');
@@ -174,7 +174,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.equal(summary.reason, undefined);
     assert.deepEqual(summary.notDone, { failed: [], rejected: ['two'], skipped: ['after'] });
     // Counted apart in every view's counts too (the panel's, the status bar's, the Runs view's), not as "2 skipped".
-    assert.deepEqual(summary.progress, { total: 3, completed: 1, failed: 0, rejected: 1, skipped: 1, notNeeded: 0 });
+    assert.deepEqual(summary.progress, { total: 3, completed: 1, failed: 0, rejected: 1, skipped: 1, notNeeded: 0, doneInSource: 0 });
     assert.equal(summary.steps[1]?.line, 'rejected by you: too long');
     assert.equal(summary.steps[2]?.line, 'skipped: dependency two was rejected');
     const [headline, ...rest] = summaryText(summary);
