@@ -69,6 +69,12 @@ export function terminalIo(streams: {
         try {
           const answer = readline.question(terminalSafe(question), { signal });
           return (await answer).trim();
+        } catch (error) {
+          // Ctrl+D (the end of input) at a question too: it failed the step that asked ("Aborted with Ctrl+D"), exit 1, where
+          // Ctrl+C stops the run to resume (a trial). The question is left to the run's stop, as Ctrl+C leaves it.
+          if (signal.aborted) throw error;
+          interrupt();
+          return await new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
         } finally {
           readline.close();
           asking = false;

@@ -45,6 +45,23 @@ describe('terminalIo', () => {
     await assert.rejects(answer);
   });
 
+  it('takes Ctrl+D (the end of input) at a question as Ctrl+C: the run stops to resume, the step that asked does not fail', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
+    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    let interrupted = 0;
+    const io = terminalIo({ stdin, stdout: new PassThrough(), stderr, interactive: true, onInterrupt: () => interrupted++ });
+    const stop = new AbortController();
+    let settled = false;
+    const answer = io.ask('Done? [y]es / [n]o / [l]ater: ', stop.signal).finally(() => (settled = true));
+    await new Promise((settle) => setImmediate(settle));
+    stdin.write('\u0004');
+    await new Promise((settle) => setImmediate(settle));
+    assert.equal(interrupted, 1);
+    assert.equal(settled, false, 'the question failed on its own, before the run stopped');
+    stop.abort(new Error('Interrupted (Ctrl+C).'));
+    await assert.rejects(answer, /Interrupted \(Ctrl\+C\)\./);
+  });
+
   it('holds progress that comes while a question waits and writes it after the answer, never onto the question\'s line (issue 28 item 12)', async () => {
     const stdin = new PassThrough();
     const stderr = new PassThrough();
