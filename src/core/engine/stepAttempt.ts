@@ -331,7 +331,7 @@ function startEpilogue(step: Step, tools: () => ToolContext, run: StepRun): Prom
     if (!run.stop.signal.aborted) run.emit({ type: 'step_warning', stepId: step.id, message: capText(errorMessage(error), textCaps.message) });
   };
   try {
-    return work?.(step, tools(), run.stop.signal)?.catch(warn);
+    return work?.(step, tools(), run.stop.signal, run.state)?.catch(warn);
   } catch (error) {
     warn(error);
     return undefined;

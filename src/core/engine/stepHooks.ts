@@ -1,4 +1,5 @@
 import type { Step } from '../plan/planSchema';
+import type { RunState } from './runEvents';
 import type { Interaction } from '../interactionPorts';
 import type { ToolContext } from '../tools/tool';
 
@@ -36,6 +37,7 @@ export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown
  * changes through `changeFile` is asked, checkpointed (undoable) and journaled as the
  * step's own change. A rejection or a refusal never fails the step: it becomes a
  * `step_warning` saying why. It returns `undefined` at once for a step it has nothing to
- * do for: that step completes in the same turn, as without an epilogue.
+ * do for: that step completes in the same turn, as without an epilogue. `run`: the run as it
+ * stands (its plan, and the steps that completed before this one; this one is not yet).
  */
-export type StepEpilogue = (step: Step, tools: ToolContext, signal: AbortSignal) => Promise<void> | undefined;
+export type StepEpilogue = (step: Step, tools: ToolContext, signal: AbortSignal, run: Readonly<Pick<RunState, 'plan' | 'steps'>>) => Promise<void> | undefined;

@@ -2,7 +2,8 @@ import type { StepEpilogue } from '../engine/runOptions';
 import { changeFile } from '../tools/fileChange';
 import type { Step } from '../plan/planSchema';
 import type { ToolContext } from '../tools/tool';
-import { readOrigin, type SourceOrigin } from './sourceOrigin';
+import { checkboxTicks } from './checkboxTicks';
+import type { SourceOrigin } from './sourceOrigin';
 import { tickTaskLine } from './tickTaskLine';
 
 /**
@@ -12,12 +13,16 @@ import { tickTaskLine } from './tickTaskLine';
  * the file's lock, so ticks of parallel steps never overwrite each other; asked with its
  * diff as the approval policy says; checkpointed, so undoing the run unticks it. The task is
  * found again in the file as it is now (`tickTaskLine`); a task no longer there, a file
- * deleted or outside the workspace is refused with a message saying so, the file unchanged.
+ * deleted or outside the workspace is refused with a message saying so, the file unchanged. A task with sub-tasks is
+ * ticked once they are done, by the last of them to complete (`checkboxTicks`); sub-tasks that complete at the same time
+ * each see the other still going, and leave their task unticked (Kiro's and checklists' sub-tasks run one after another).
  */
-export const tickSourceCheckbox: StepEpilogue = (step, tools, signal) => {
-  const origin = step.input === undefined ? undefined : readOrigin(step.input).origin;
-  if (origin === undefined || !origin.tick) return undefined;
-  return tick(step, origin, tools, signal);
+export const tickSourceCheckbox: StepEpilogue = (step, tools, signal, run) => {
+  const ticks = checkboxTicks(step, run.plan?.steps ?? [step], (id) => run.steps[id]?.status === 'completed');
+  if (ticks.length === 0) return undefined;
+  return (async () => {
+    for (const target of ticks) await tick(target.step, target.origin, tools, signal);
+  })();
 };
 
 async function tick(step: Step, origin: SourceOrigin, tools: ToolContext, signal: AbortSignal): Promise<void> {

@@ -99,6 +99,41 @@ describe('tickSourceCheckbox', () => {
     assert.equal(memory.snapshot()['specs/001/tasks.md'], tasks.replace(/- \[ \]/g, '- [x]'));
   });
 
+  it('ticks a Kiro task with sub-tasks once they are done, and leaves it unticked when one fails (a trial\'s parent was ticked first)', async () => {
+    const kiro = ['# Implementation Plan', '', '- [ ] 1. Tag storage', '  - [ ] 1.1 Add the model', '  - [ ] 1.2 Add the store', '  - [ ]* 1.3 Optional tests', '- [ ] 2. Wire it up', ''].join('\n');
+    const file = '.kiro/specs/tags/tasks.md';
+    const plan = importTaskFile(file, kiro, { model: true, tick: true });
+    assert.ok(plan.ok);
+    const order: string[] = [];
+    const memory = createMemoryWorkspace({ [file]: kiro });
+    const watched: WorkspaceFs = {
+      ...memory,
+      rootLabel: memory.rootLabel,
+      writeText: async (path, text, ...rest) => {
+        order.push(text.split('\n').filter((line) => line.includes('[x]')).map((line) => line.trim().split(' ')[2]).join(' '));
+        return memory.writeText(path, text, ...rest);
+      },
+    };
+    const done = await run(plan.plan, { workspace: watched, maxConcurrency: 1 });
+    assert.equal(done.status, 'completed');
+    assert.deepEqual(warnings(done.events), []);
+    assert.equal(memory.snapshot()[file], kiro.replace('- [ ] 1.', '- [x] 1.').replace('- [ ] 1.1', '- [x] 1.1').replace('- [ ] 1.2', '- [x] 1.2').replace('- [ ] 2.', '- [x] 2.').replace('- [ ]* 1.3', '- [x]* 1.3'));
+    // 1. is ticked with its last sub-task, not before them.
+    assert.deepEqual(order, ['1.1', '1.1 1.2', '1. 1.1 1.2', '1. 1.1 1.2 1.3', '1. 1.1 1.2 1.3 2.'].map((ticked) => ticked));
+
+    const failing = createMemoryWorkspace({ [file]: kiro });
+    const halted = await run(plan.plan, {
+      workspace: failing,
+      maxConcurrency: 1,
+      stepRunner: async (step) => {
+        if (step.id === '1.2') throw new Error('the store does not build');
+        return 'done';
+      },
+    });
+    assert.equal(halted.status, 'failed');
+    assert.equal(failing.snapshot()[file], kiro.replace('- [ ] 1.1', '- [x] 1.1'), 'the task above a failed sub-task was ticked');
+  });
+
   it('leaves the file alone when the import did not ask for ticks', async () => {
     const memory = createMemoryWorkspace({ 'tasks.md': '- [ ] T001 Do it\n' });
     const plan = importTaskFile('tasks.md', '- [ ] T001 Do it\n', { model: true });
