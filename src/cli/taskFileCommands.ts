@@ -7,7 +7,8 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat } from '../core/interop/interopFormats';
 import type { Plan } from '../core/plan/planSchema';
 import { planFileText } from '../core/plan/planFile';
-import { readBoundedText } from '../node/readBoundedText';
+import { readBoundedBytes } from '../node/readBoundedText';
+import { isUtf8 } from '../core/tools/fileVersions';
 import { timerClock } from '../node/timerClock';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, loadListedJournal, loadPlanFile, maxPlanFileBytes, requireListedRun, runsDirectory, UsageError, warningLine } from './cliIo';
@@ -258,14 +259,23 @@ async function emit(text: string, out: string | undefined, io: CliIo, roots: rea
 }
 
 async function readTextFile(file: string): Promise<string> {
-  let text: string | undefined;
+  let bytes: Buffer | undefined;
   try {
-    text = await readBoundedText(file, maxPlanFileBytes);
+    bytes = await readBoundedBytes(file, maxPlanFileBytes);
   } catch (error) {
     throw new UsageError(`Cannot read ${file}: ${errorMessage(error)}`);
   }
-  if (text === undefined) throw new UsageError(`${file} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
-  return text;
+  if (bytes === undefined) throw new UsageError(`${file} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
+  // Read as UTF-8 they were tasks of U+FFFD characters ("Run `echo ��t��`", a command not the one written) and ticks that
+  // each failed, or, in UTF-16, "no checkbox task" (a trial).
+  const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  if (utf16 || !isUtf8(bytes)) {
+    throw new UsageError(
+      `${file} is ${utf16 ? 'UTF-16' : 'not UTF-8'} text${utf16 ? '' : ' (Latin-1 or another encoding?)'}: its tasks would be read with other characters than ` +
+        'written, and its checkboxes could not be ticked. Save it as UTF-8 and try again. Nothing was started.',
+    );
+  }
+  return bytes.toString('utf8');
 }
 
 /** The file's path as steps name it: relative to the current folder when inside it, else its name. */

@@ -15,9 +15,14 @@ const nonBlocking = constants.O_NONBLOCK ?? 0;
  * `<(…)`, works). Rejects with the file system's error when it cannot be opened or read.
  */
 export async function readBoundedText(path: string, maxBytes: number): Promise<string | undefined> {
+  return (await readBoundedBytes(path, maxBytes))?.toString('utf8');
+}
+
+/** The bytes of the file at `path`, read as `readBoundedText` reads them: `undefined` once more than `maxBytes` were read. */
+export async function readBoundedBytes(path: string, maxBytes: number): Promise<Buffer | undefined> {
   const file = await open(path, 'r');
   try {
-    return (await readOpenFile(file, maxBytes))?.toString('utf8');
+    return await readOpenFile(file, maxBytes);
   } finally {
     await file.close();
   }

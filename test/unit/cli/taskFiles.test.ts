@@ -28,6 +28,21 @@ describe('task-planner CLI: task files of other tools', function () {
     assert.match(result.stderr, /line 7: T001 .*\(done in the source file: skipped\)/);
   });
 
+  it('refuses a task file in UTF-16 or Latin-1 before anything starts, saying to save it as UTF-8 (it ran commands of U+FFFD characters)', async () => {
+    const latin1 = join(workspace.path, 'latin1.md');
+    writeFileSync(latin1, Buffer.from('# Caf\xe9\n\n- [ ] Run `echo caf\xe9`\n', 'latin1'));
+    const utf16 = join(workspace.path, 'utf16.md');
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Tasks\n\n- [ ] Write notes\n', 'utf16le')]));
+    for (const [file, said] of [[latin1, /latin1\.md is not UTF-8 text \(Latin-1 or another encoding\?\): .*Save it as UTF-8 and try again\. Nothing was started\./], [utf16, /utf16\.md is UTF-16 text: .*Save it as UTF-8/]] as const) {
+      for (const command of [['import', file], ['run', file, '--workspace', workspace.path, '--yes']]) {
+        const refused = await cli(command);
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(refused.stderr, said);
+      }
+    }
+    assert.equal(existsSync(join(workspace.path, '.task-planner', 'runs')), false, 'a run was started');
+  });
+
   it('import --out writes the plan; export writes it back as any format; an unknown format is a usage error', async () => {
     const out = join(workspace.path, 'kiro.plan.json');
     const imported = await cli(['import', join(fixtures, 'kiro/dark-mode.tasks.md'), '--format', 'kiro', '--out', out]);
