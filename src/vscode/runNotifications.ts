@@ -35,14 +35,22 @@ const maxNamedSteps = 3;
  * Why a run a reload cut off stopped, and what Resume does: the steps that had ended are kept, and those that were under
  * way (named) start over. A newcomer's trial: an agent step whose change was approved and written, and whose task-file
  * tick waited, was run again on Resume (its model asked again, the same file proposed again) while the notice said only
- * "Finished steps are not run again".
+ * "Finished steps are not run again". Steps that had changed no file say so: a step waiting for its approval read as if it
+ * had written something (an editor trial).
  */
-export function interruptedRunReason(steps: Iterable<{ id: string; status: StepStatus }>): string {
-  const started = [...steps].filter((step) => underWay[step.status]).map((step) => step.id);
+export function interruptedRunReason(steps: Iterable<{ id: string; status: StepStatus; filesChanged?: readonly string[] | undefined }>): string {
+  const started = [...steps].filter((step) => underWay[step.status]);
   const reason = vscode.l10n.t('The window was closed or reloaded during the run; resume it to go on.');
   if (started.length === 0) return reason;
-  const named = started.slice(0, maxNamedSteps).map((id) => oneLine(visibleDirection(id), 64));
+  const named = started.slice(0, maxNamedSteps).map((step) => oneLine(visibleDirection(step.id), 64));
   const list = started.length > maxNamedSteps ? vscode.l10n.t('{0} and {1} more', named.join(', '), started.length - maxNamedSteps) : named.join(', ');
+  const changedNothing = started.every((step) => (step.filesChanged?.length ?? 0) === 0);
+  if (started.length === 1 && changedNothing) {
+    return started[0]!.status === 'awaiting_approval'
+      ? vscode.l10n.t('{0} Step {1} was waiting for your approval, nothing of it written yet: Resume starts it over and asks again.', reason, list)
+      : vscode.l10n.t('{0} Step {1} was under way and had changed no file: Resume starts it over.', reason, list);
+  }
+  if (changedNothing) return vscode.l10n.t('{0} Steps {1} were under way and had changed no file: Resume starts them over.', reason, list);
   return started.length === 1
     ? vscode.l10n.t('{0} Step {1} was under way: Resume starts it over (what it changed stays until Undo).', reason, list)
     : vscode.l10n.t('{0} Steps {1} were under way: Resume starts them over (what they changed stays until Undo).', reason, list);

@@ -361,15 +361,19 @@ async function askCommandApproval(
   const words = request.program ? [request.program.shown, ...request.argv.slice(1)] : request.argv;
   // A command through a shell never becomes a rule: its words are not what runs. Nor one given input or run with the
   // workspace's own helper (`git-lfs`): a rule covers neither, so the command would ask again all the same.
-  const offer = rules !== undefined && !request.shell && request.stdin === undefined && request.helper === undefined && rules.problem(words) === undefined;
+  const offered = rules !== undefined && !request.shell && request.stdin === undefined && request.helper === undefined;
+  const problem = offered ? rules.problem(words) : undefined;
+  const offer = offered && problem === undefined;
   const allow = vscode.l10n.t('Allow this command for this workspace');
   const allowDetail = vscode.l10n.t(
     '"{0}" runs it now and, from then on, this exact command (the same words, no others) without asking (Task Planner: Command allow rules lists and removes them).',
     allow,
   );
+  // Said why, where the walkthrough promised the button for every command (an editor trial's `node --test test/` had none).
+  const noRule = problem === undefined ? '' : `\n${vscode.l10n.t('"{0}" is not offered: {1}.', allow, problem)}`;
   const choice = offer
     ? await askConsent(message, `${detail}\n${allowDetail}`, reject, ...feedbackButton(request), run, allow)
-    : await askConsent(message, detail, reject, ...feedbackButton(request), run);
+    : await askConsent(message, `${detail}${noRule}`, reject, ...feedbackButton(request), run);
   if (choice === allow && rules !== undefined) {
     // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
     await rules

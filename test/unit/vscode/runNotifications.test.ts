@@ -36,15 +36,29 @@ describe('the reason shown for a run a reload cut off', () => {
   it('names the steps that were under way, which Resume starts over, and says what they changed stays', () => {
     assert.equal(
       interruptedRunReason([
-        { id: 'S1', status: 'completed' },
-        { id: 'S2', status: 'awaiting_approval' },
+        { id: 'S1', status: 'completed', filesChanged: ['a.txt'] },
+        { id: 'S2', status: 'running', filesChanged: ['notes.md'] },
         { id: 'S3', status: 'blocked' },
       ]),
       'The window was closed or reloaded during the run; resume it to go on. Step S2 was under way: Resume starts it over (what it changed stays until Undo).',
     );
     assert.match(
-      interruptedRunReason(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, status: id === 'e' ? ('pending' as const) : ('running' as const) }))),
+      interruptedRunReason(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, status: id === 'e' ? ('pending' as const) : ('running' as const), filesChanged: id === 'b' ? ['b.txt'] : [] }))),
       / Steps a, b, c and 1 more were under way: Resume starts them over \(what they changed stays until Undo\)\.$/,
+    );
+  });
+
+  // An editor trial: a step waiting for its approval, which had written nothing, read "what it changed stays until Undo".
+  it('says a step that had changed no file changed none, and one waiting for its approval that it asks again', () => {
+    const head = 'The window was closed or reloaded during the run; resume it to go on.';
+    assert.equal(
+      interruptedRunReason([{ id: 'S1', status: 'completed', filesChanged: ['a.txt'] }, { id: 'S2', status: 'awaiting_approval' }]),
+      `${head} Step S2 was waiting for your approval, nothing of it written yet: Resume starts it over and asks again.`,
+    );
+    assert.equal(interruptedRunReason([{ id: 'S2', status: 'running', filesChanged: [] }]), `${head} Step S2 was under way and had changed no file: Resume starts it over.`);
+    assert.equal(
+      interruptedRunReason([{ id: 'a', status: 'running' }, { id: 'b', status: 'awaiting_user' }]),
+      `${head} Steps a, b were under way and had changed no file: Resume starts them over.`,
     );
   });
 
