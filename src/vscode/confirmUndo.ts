@@ -13,6 +13,8 @@ export interface UndoQuestion {
   readonly files: readonly string[];
   /** Those of `files` the run created, which Undo removes; absent when none. */
   readonly created?: readonly string[];
+  /** Those of `files` changed since the run, which Undo leaves as they are (`filesChangedSince`); absent when none. */
+  readonly changedSince?: readonly string[];
 }
 
 /** Asks `question`; `true` when the user chose to undo. */
@@ -25,7 +27,7 @@ const namedFiles = 5;
  * Asks in a modal dialog before Undo takes back a run's changes, which Task Planner cannot bring back (a newcomer's click on
  * "Undo run" in a notification undid a run at once). "Keep the changes" comes first, so a stray Enter keeps them.
  */
-export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, files, created = [] }) => {
+export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, files, created = [], changedSince = [] }) => {
   // Not "Keep the changes" as the close affordance, to drop the Cancel beside it: the editor puts that button last and
   // focuses the first, so a stray Enter would undo.
   const [keep, undo] = [vscode.l10n.t('Keep the changes'), fromStep === undefined ? vscode.l10n.t('Undo run') : vscode.l10n.t('Undo from here')];
@@ -36,13 +38,18 @@ export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, file
       : vscode.l10n.t('Undo step {0} of the run "{1}", and the later steps that depend on it or changed the same files?', shownLine(fromStep, 40), name);
   // A file the run created goes back to not being there: "goes back to how it was" told a newcomer it would stay.
   const made = new Set(created);
-  const restored = files.filter((file) => !made.has(file));
-  const removed = files.filter((file) => made.has(file));
+  const kept = new Set(changedSince);
+  const restored = files.filter((file) => !made.has(file) && !kept.has(file));
+  const removed = files.filter((file) => made.has(file) && !kept.has(file));
   const lines: string[] = [];
   if (restored.length === 1) lines.push(vscode.l10n.t('This file goes back to how it was before the run: {0}.', fileList(restored)));
   if (restored.length > 1) lines.push(vscode.l10n.t('These files go back to how they were before the run: {0}.', fileList(restored)));
   if (removed.length === 1) lines.push(vscode.l10n.t('This file, which the run created, is deleted: {0}.', fileList(removed)));
   if (removed.length > 1) lines.push(vscode.l10n.t('These files, which the run created, are deleted: {0}.', fileList(removed)));
+  // Named before the choice: a trial's dialog said README.md went back, and Undo then left it alone (changed since).
+  if (kept.size > 0) {
+    lines.push(vscode.l10n.t('Left as it is, changed since the run (Undo then offers to show what it would overwrite): {0}.', fileList(changedSince)));
+  }
   lines.push(vscode.l10n.t('A file changed since the run is left as it is. Task Planner cannot redo what Undo takes back.'));
   const detail = lines.join('\n\n');
   const choice = await showWarning(question, { modal: true, detail }, keep, undo).then(undefined, () => undefined);

@@ -34,7 +34,7 @@ export class RunChanges implements vscode.Disposable {
    * nothing (`undo` says so).
    */
   async undoAsked(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }): Promise<RunUndo | undefined> {
-    const { state, all, chain } = await this.chainOf(runId);
+    const { lane, state, all, chain } = await this.chainOf(runId);
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, all, fromStep.stepId);
     // What a failed change never wrote, or an earlier Undo took back, is not asked about.
@@ -44,10 +44,13 @@ export class RunChanges implements vscode.Disposable {
     const files = [...new Set(asked.map((checkpoint) => checkpoint.path))];
     if (files.length > 0) {
       const created = createdPaths(asked, chain);
+      // Named as left alone before the user chooses, not only after (Undo leaves them as they are).
+      const changedSince = await runtime.filesChangedSince(this.lanes.workspaceOf(lane), asked).catch(() => []);
       const question = {
         objective: state?.plan?.objective ?? runId,
         files,
         ...(created.length > 0 ? { created } : {}),
+        ...(changedSince.length > 0 ? { changedSince } : {}),
         ...(fromStep ? { fromStep: fromStep.stepId } : {}),
       };
       if (!(await this.confirm(question))) return undefined;

@@ -29,7 +29,7 @@ export { exportRunTraces } from '../core/trace/exportRunTrace';
 export { createToolRegistry } from '../core/tools/createToolRegistry';
 export { builtinTools } from '../core/tools/builtinTools';
 export { gateByWorkspaceTrust } from '../core/tools/workspaceTrustGate';
-export { undoRunChain } from '../core/tools/undoRun';
+export { filesChangedSince, undoRunChain } from '../core/tools/undoRun';
 export { runChain } from '../core/engine/replanRecord';
 export { undoScope } from '../core/plan/undoScope';
 export { undoneChanges } from '../core/tools/undoneChanges';

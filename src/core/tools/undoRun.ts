@@ -117,6 +117,33 @@ function firstByPath<T extends { path: string }>(entries: readonly T[]): T[] {
 }
 
 /**
+ * The files among `checkpoints` (a run's changes Undo would take back, oldest first) that Undo would leave as they are,
+ * because they changed since the run: each file whose content now is neither what the run's last change to it left nor
+ * what it was before the run's first (or is no longer a text file it can write). Read before Undo asks, so the question
+ * names them (a trial's dialog said README.md "goes back", and Undo then left it alone). Directories are not files here.
+ */
+export async function filesChangedSince(workspace: WorkspaceFs, checkpoints: readonly Checkpoint[], signal?: AbortSignal): Promise<string[]> {
+  const byPath = new Map<string, { first: Checkpoint; last: Checkpoint }>();
+  for (const checkpoint of checkpoints) {
+    if (checkpoint.operation === 'createDirectory') continue;
+    const seen = byPath.get(checkpoint.path);
+    byPath.set(checkpoint.path, { first: seen?.first ?? checkpoint, last: checkpoint });
+  }
+  const changed: string[] = [];
+  for (const [path, { first, last }] of byPath) {
+    const current = await currentVersion(workspace, path, signal, last.resolvedPath);
+    if (typeof current !== 'object' || !('exists' in current)) {
+      changed.push(path);
+      continue;
+    }
+    const hash = current.exists ? current.sha256 : undefined;
+    const before = first.before.exists ? first.before.sha256 : undefined;
+    if (hash !== last.afterSha256 && hash !== before) changed.push(path);
+  }
+  return changed;
+}
+
+/**
  * Restores every file a run changed (with `options.steps`: only the changes of those
  * steps, as "Undo from here" picks them with `undoScope`) to its content before the run, newest change first,
  * using the run's checkpoints. A file whose current content is not what the run left
