@@ -43,18 +43,18 @@ describe('A run already in progress (editor)', function () {
   it('Resume of a run going on, or of one that ended, resumes nothing (an older notice\'s Resume did nothing, silently)', async () => {
     const planner = await activatedApi();
     assert.ok(folder);
+    // A resume journals `run_resumed`; the run's own events go on being written meanwhile, so they are not counted.
+    const resumes = async (runId: string): Promise<number> => (await planner.journal(runId)).filter((event) => event.type === 'run_resumed').length;
     const going = planner.startPlan(writePlan('going.txt'));
     await planner.nextPrompt();
     const runId = planner.runningIn(folder.name);
     assert.ok(runId);
-    const journalBefore = (await planner.journal(runId)).length;
     assert.equal(await vscode.commands.executeCommand<unknown>('taskPlanner.resumeRun', runId), undefined);
-    assert.equal((await planner.journal(runId)).length, journalBefore, 'a run going on was resumed a second time');
+    assert.equal(await resumes(runId), 0, 'a run going on was resumed a second time');
     await vscode.commands.executeCommand('taskPlanner.cancelRun', runId);
     assert.equal((await going).status, 'cancelled');
     const { runId: ended } = await planner.startPlan(planOfStep('plan-read', 'Read the readme', { id: 'R1', title: 'Read the readme', tool: 'read_file', args: { path: 'README.md' } }));
-    const endedJournal = (await planner.journal(ended)).length;
     assert.equal(await vscode.commands.executeCommand<unknown>('taskPlanner.resumeRun', ended), undefined);
-    assert.equal((await planner.journal(ended)).length, endedJournal, 'a run that ended was resumed');
+    assert.equal(await resumes(ended), 0, 'a run that ended was resumed');
   });
 });

@@ -591,6 +591,7 @@ export const mutationGroups = [
       'src/core/interop/checklistFormat.ts',
       'src/core/interop/tickTaskLine.ts',
       'src/core/interop/tickSourceCheckbox.ts',
+      'src/core/interop/checkboxTicks.ts',
     ],
     spec: ['test/unit/core/interop/**/*.test.ts'],
   },
