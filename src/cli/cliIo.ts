@@ -138,12 +138,24 @@ export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings
   try {
     text = await readBoundedText(path, maxPlanFileBytes);
   } catch (error) {
-    throw new UsageError(`Cannot read the plan file ${path}: ${errorMessage(error)}`);
+    throw new UsageError(cannotRead(`the plan file ${path}`, path, error));
   }
   if (text === undefined) throw new UsageError(`The plan file ${path} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
   const parsed = parsePlanFileText(text);
   if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
   return { plan: parsed.plan, warnings: parsed.warnings.map(warningLine) };
+}
+
+/**
+ * Why `what` (the file at `path`, as the user named it) could not be read, in the user's words: the file system's own text
+ * ("ENOENT: no such file or directory, open 'nope.md'") only for what has none.
+ */
+export function cannotRead(what: string, path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return `Cannot read ${what}: there is no file ${resolve(path)}. Check the path.`;
+  if (code === 'EISDIR') return `Cannot read ${what}: ${resolve(path)} is a folder, not a file.`;
+  if (code === 'EACCES' || code === 'EPERM') return `Cannot read ${what}: you may not read ${resolve(path)} (permission denied).`;
+  return `Cannot read ${what}: ${errorMessage(error)}`;
 }
 
 /**

@@ -10,8 +10,7 @@ import { planFileText } from '../core/plan/planFile';
 import { readBoundedBytes } from '../node/readBoundedText';
 import { isUtf8 } from '../core/tools/fileVersions';
 import { timerClock } from '../node/timerClock';
-import { errorMessage } from '../shared/errorMessage';
-import { type CliIo, loadListedJournal, loadPlanFile, maxPlanFileBytes, requireListedRun, runsDirectory, UsageError, warningLine } from './cliIo';
+import { cannotRead, type CliIo, loadListedJournal, loadPlanFile, maxPlanFileBytes, requireListedRun, runsDirectory, UsageError, warningLine } from './cliIo';
 import { shortLine } from './shortLine';
 import { writeOutputFile } from './outputFile';
 import { terminalSafe } from './terminalSafe';
@@ -263,7 +262,7 @@ async function readTextFile(file: string): Promise<string> {
   try {
     bytes = await readBoundedBytes(file, maxPlanFileBytes);
   } catch (error) {
-    throw new UsageError(`Cannot read ${file}: ${errorMessage(error)}`);
+    throw new UsageError(cannotRead(file, file, error));
   }
   if (bytes === undefined) throw new UsageError(`${file} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
   // Read as UTF-8 they were tasks of U+FFFD characters ("Run `echo ��t��`", a command not the one written) and ticks that

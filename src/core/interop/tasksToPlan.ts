@@ -36,6 +36,15 @@ export interface TasksToPlanOptions {
 export function tasksToPlan(document: SourceDocument, options: TasksToPlanOptions): { plan: Plan; warnings: string[] } {
   const warnings: string[] = [];
   const ids = stepIds(document.tasks);
+  // A task whose id an earlier task has too is renamed by its place: said, where it was silent (a trial's second T002).
+  const seenKeys = new Set<string>();
+  document.tasks.forEach((task, index) => {
+    if (task.key === undefined) return;
+    if (seenKeys.has(task.key) && ids[index] !== task.key) {
+      warnings.push(`Line ${task.line}: ${oneLineText(task.key)} is the id of an earlier task too; this task is step ${ids[index]!}.`);
+    }
+    seenKeys.add(task.key);
+  });
   const byKey = new Map<string, string>();
   document.tasks.forEach((task, index) => {
     if (task.key !== undefined && !byKey.has(task.key)) byKey.set(task.key, ids[index]!);

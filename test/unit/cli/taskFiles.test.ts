@@ -43,6 +43,18 @@ describe('task-planner CLI: task files of other tools', function () {
     assert.equal(existsSync(join(workspace.path, '.task-planner', 'runs')), false, 'a run was started');
   });
 
+  it('says a task file or plan file that is not there is not there, in words (it printed Node\'s ENOENT text)', async () => {
+    const missing = await cli(['import', join(workspace.path, 'nope.md')]);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /Cannot read \S*nope\.md: there is no file \S*nope\.md\. Check the path\./);
+    const plan = await cli(['run', join(workspace.path, 'nope.plan.json'), '--workspace', workspace.path]);
+    assert.equal(plan.code, 2, plan.stderr);
+    assert.match(plan.stderr, /Cannot read the plan file \S*nope\.plan\.json: there is no file /);
+    const folder = await cli(['import', workspace.path]);
+    assert.match(folder.stderr, /is a folder, not a file\./);
+    assert.doesNotMatch(missing.stderr + plan.stderr + folder.stderr, /ENOENT|EISDIR/);
+  });
+
   it('import --out writes the plan; export writes it back as any format; an unknown format is a usage error', async () => {
     const out = join(workspace.path, 'kiro.plan.json');
     const imported = await cli(['import', join(fixtures, 'kiro/dark-mode.tasks.md'), '--format', 'kiro', '--out', out]);

@@ -183,6 +183,13 @@ describe('importTaskFile', () => {
     assert.ok(importTaskFile('tasks.md', '- [ ] One\n', { model: false, tick: true }).ok);
   });
 
+  it('says so when a task has the id of an earlier one, and names the step it became (a trial\'s second T002 was renamed silently)', () => {
+    const twice = importTaskFile('specs/001/tasks.md', '# Tasks\n\n- [ ] T001 Build\n- [ ] T002 Lint\n- [ ] T002 Docs\n', { model: false });
+    assert.ok(twice.ok);
+    assert.deepEqual(twice.plan.steps.map((step) => step.id), ['T001', 'T002', 'S3']);
+    assert.deepEqual(twice.warnings, ['Line 5: T002 is the id of an earlier task too; this task is step S3.']);
+  });
+
   it('sniffs by path before content', () => {
     assert.equal(sniffTaskFormat('.kiro/specs/auth/tasks.md', '- [ ] 1. Do it'), 'kiro');
     assert.equal(sniffTaskFormat('.cursor/plans/x.md', ''), 'cursor');
