@@ -3,7 +3,7 @@ import { readMarkdownTasks, writeMarkdownTasks } from './markdownTasks';
 import { planToTasks } from './planToTasks';
 import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 
-const item = /^(\d+(?:\.\d+)*)\.?\s+(?!\s)(.*)$/;
+const item = /^(\d+(?:\.\d+)*)\.?\s+(?!\s)([^\n]*)$/;
 const kiroKey = /^\d+(?:\.\d+)*$/;
 
 /**

@@ -93,7 +93,7 @@ function workspacePathsIn(text: string): string[] {
 }
 
 /** The line a Markdown checkbox item starts with: indent, bullet, box, Kiro's optional mark, the rest. */
-export const checkboxItem = /^(\s*)(?:[-*+]|\d+[.)])\s+\[([ xX])\](\\?\*)?[ \t]+(?![ \t])(.*)$/;
+export const checkboxItem = /^(\s*)(?:[-*+]|\d+[.)])\s+\[([ xX])\](\\?\*)?[ \t]+(?![ \t])([^\n]*)$/;
 /** A Markdown heading: its `#`s and the rest of the line, trimmed, if any (`headingText` reads its text). */
 export const headingLine = /^(#{1,6})(?:\s+(\S(?:.*\S)?)\s*|\s+)$/;
 /** A bullet that is not a checkbox: indent and text. */

@@ -3,7 +3,7 @@ import { readMarkdownTasks, writeMarkdownTasks } from './markdownTasks';
 import { planToTasks } from './planToTasks';
 import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 
-const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(?![\s[])(.*)$/;
+const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(?![\s[])([^\n]*)$/;
 
 /**
  * Reads GitHub Spec Kit's `tasks.md` (its templates/tasks-template.md): phases and their

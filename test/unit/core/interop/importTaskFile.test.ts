@@ -11,6 +11,8 @@ import type { Plan } from '../../../../src/core/plan/planSchema';
 import { validatePlan } from '../../../../src/core/plan/validatePlan';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import { readOrigin } from '../../../../src/core/interop/sourceOrigin';
+import { tickTaskLine } from '../../../../src/core/interop/tickTaskLine';
 
 const tools = createToolRegistry(builtinTools());
 
@@ -188,6 +190,20 @@ describe('importTaskFile', () => {
     assert.ok(twice.ok);
     assert.deepEqual(twice.plan.steps.map((step) => step.id), ['T001', 'T002', 'S3']);
     assert.deepEqual(twice.warnings, ['Line 5: T002 is the id of an earlier task too; this task is step S3.']);
+  });
+
+  it('keeps a task whose line holds a stray carriage return or line separator a task, on one line (it became a note, and never ran)', () => {
+    const text = '# Tasks\n\n- [ ] T001 Build\n- [ ] T002 Clear\rscreen\n- [ ] T003 Ship\u2028it\n';
+    const imported = importTaskFile('specs/001/tasks.md', text, { model: false, tick: true });
+    assert.ok(imported.ok);
+    assert.deepEqual(imported.plan.steps.map((step) => [step.id, step.title]), [['T001', 'Build'], ['T002', 'Clear screen'], ['T003', 'Ship it']]);
+    assert.doesNotMatch(imported.plan.objective, /Clear|Ship/);
+    const origin = readOrigin(imported.plan.steps[1]!.input ?? '').origin!;
+    const ticked = tickTaskLine(text, origin, imported.plan.steps[1]!.title);
+    assert.ok(ticked.ok && ticked.text === text.replace('- [ ] T002', '- [x] T002'));
+    const kiro = importTaskFile('.kiro/specs/x/tasks.md', '- [ ] 1. Build\rit\n  - [ ] 1.1 Test\u2029it\n', { model: false });
+    assert.ok(kiro.ok);
+    assert.deepEqual(kiro.plan.steps.map((step) => [step.id, step.title]), [['1', 'Build it'], ['1.1', 'Test it']]);
   });
 
   it('sniffs by path before content', () => {
