@@ -14,6 +14,7 @@ import { stepProgress } from '../shared/stepProgress';
 import { visibleControls } from '../shared/visibleCharacters';
 import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
 import { showError, showInformation, showWarning } from './notifications';
+import { tellRunInProgress } from './runInProgress';
 import { shownLine } from './shownText';
 import { undoneSteps } from '../core/tools/undoneChanges';
 
@@ -269,12 +270,8 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.resumeRun', async (arg?: unknown): Promise<RunResult | undefined> => {
       const runId = runIdOf(arg);
       if (!runId) return undefined;
-      // Asked again from an older notice (its run resumed since from the panel): said, where it did nothing silently (an editor trial).
-      if (deps.runs.runningRuns().some((run) => run.state?.runId === runId)) {
-        return void showInformation(vscode.l10n.t('Task Planner: run "{0}" is already going on.', await runName(deps, runId)));
-      }
-      // Undo took back what steps of it did: its next steps would start from files that are no longer there.
       const state = await deps.runs.stateOf(runId).catch(() => undefined);
+      // Asked again from an older notice, its run resumed and ended since: said, where it did nothing silently (an editor trial).
       if (state !== undefined && finalRunStatuses.has(state.status)) {
         return void showInformation(
           vscode.l10n.t(
@@ -284,6 +281,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
           ),
         );
       }
+      // Undo took back what steps of it did: its next steps would start from files that are no longer there.
       const changes = state?.plan ? await deps.runs.changes.undone(runId).catch(() => undefined) : undefined;
       const undone = state?.plan && changes ? undoneSteps(state.plan, changes) : [];
       if (undone.length > 0) {
@@ -299,7 +297,8 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const running = deps.runs.resume(runId);
       deps.runsTree.refresh();
       return running.catch((error: unknown) => {
-        void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
+        // A run going on (this one, resumed already, or another of its folder): said with what to do about it.
+        if (!tellRunInProgress(error)) void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
         return undefined;
       });
     }),

@@ -1,4 +1,4 @@
-import { caseFold } from './caseFold';
+import { caseFold, isPlainAscii } from './caseFold';
 import { windowsName } from './windowsName';
 
 /**
@@ -70,20 +70,27 @@ const bareCloneConfig = /\/[^/]+\.git\/config$/;
 /** Whether every name of `relative` is plain ASCII ending in neither a dot nor a space: `windowsName` keeps it, `caseFold` lowers it. */
 function plainNames(relative: string): boolean {
   // Stryker disable next-line ConditionalExpression,BlockStatement,Regex: fewer paths taken for plain change only speed; others fail the tests.
-  return /^[\x00-\x7f]*$/.test(relative) && !/[. ](?:\/|$)/.test(relative);
+  return isPlainAscii(relative) && !/[. ](?:\/|$)/.test(relative);
 }
 
-/** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name or place. */
-export function isCredentialFile(relative: string): boolean {
-  // Windows drops a name's trailing dots and spaces (`.env.` and `.ssh /id_rsa` open `.env` and `.ssh/id_rsa` there); a copy
-  // an editor or a person left beside it holds the same (`.env~`, `.npmrc.bak`, `.kube/config.old`). Names are folded as a
-  // case-insensitive disk folds them: `credentialſ` and `deploy.\u212Aey` open `credentials` and `deploy.key` there.
+/**
+ * The workspace-relative `relative` as `isCredentialFile` judges it: each name as Windows opens it (without its trailing
+ * dots and spaces: `.env.` and `.ssh /id_rsa` open `.env` and `.ssh/id_rsa` there) folded as a case-insensitive disk folds
+ * it (`credentialſ` and `deploy.\u212Aey` open `credentials` and `deploy.key` there), and the file's name without the marks
+ * of a copy an editor or a person left beside it, which holds the same (`.env~`, `.npmrc.bak`, `.kube/config.old`).
+ */
+export function credentialKey(relative: string): string {
   // Stryker disable next-line ConditionalExpression: folding name by name always changes only speed.
   const folded = plainNames(relative) ? relative.toLowerCase() : relative.split('/').map((segment) => caseFold(windowsName(segment))).join('/');
   // A copy's marks never hold a slash: they are cut from the name alone.
   const slash = folded.lastIndexOf('/');
-  const name = withoutBackupSuffixes(folded.slice(slash + 1));
-  const kept = `${folded.slice(0, slash + 1)}${name}`;
+  return `${folded.slice(0, slash + 1)}${withoutBackupSuffixes(folded.slice(slash + 1))}`;
+}
+
+/** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name or place. */
+export function isCredentialFile(relative: string): boolean {
+  const kept = credentialKey(relative);
+  const name = kept.slice(kept.lastIndexOf('/') + 1);
   if (credentialName.test(name)) return true;
   const path = `/${kept}`;
   if (bareCloneConfig.test(path)) return true;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { caseFold } from '../../../../src/core/workspace/caseFold';
-import { isCredentialFile } from '../../../../src/core/workspace/credentialFiles';
+import { caseFold, isPlainAscii } from '../../../../src/core/workspace/caseFold';
+import { credentialKey, isCredentialFile } from '../../../../src/core/workspace/credentialFiles';
 import { windowsName } from '../../../../src/core/workspace/windowsName';
 
 // The quick paths (plain ASCII names folded by lower-casing the whole path, a name with no copy mark left uncut) must judge
@@ -22,8 +22,8 @@ const piece = fc.constantFrom(
 const segment = fc.array(piece, { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join(''));
 const relativePath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join('/'));
 
-/** The judgement as it was before the quick paths: every name folded on its own, the copy marks cut from the whole path. */
-function judgedInFull(relative: string): boolean {
+/** The key as it was made before the quick paths: every name folded on its own, the copy marks cut from the whole path. */
+function keyInFull(relative: string): string {
   const copySuffixes = [
     /(?:~|\.\d+)$/,
     /[._-](?:bak|backup|old|orig|save|swp|tmp|copy)(?=(?:\.[^./ ]+)?$)/i,
@@ -32,30 +32,7 @@ function judgedInFull(relative: string): boolean {
   const cut = (from: string): string => copySuffixes.reduce((text, suffix) => text.replace(suffix, ''), from);
   let kept = relative.split('/').map((name) => fullFold(windowsName(name))).join('/');
   for (let shorter = cut(kept); shorter !== kept; shorter = cut(kept)) kept = shorter;
-  return judgeFolded(kept);
-}
-
-/** `isCredentialFile`'s rules on a path already folded and cut (as in credentialFiles.ts). */
-function judgeFolded(kept: string): boolean {
-  const name = kept.slice(kept.lastIndexOf('/') + 1);
-  const credentialName = new RegExp(
-    '^(' +
-      [
-        String.raw`\.env([._-](?!(example|sample|template|dist)$)[^/]+)?`,
-        String.raw`\.npmrc|\.yarnrc(\.yml)?|\.pypirc|[._]netrc|\.git-credentials|\.dockercfg|\.pgpass|\.my\.cnf|\.s3cfg|\.boto|\.vault-token`,
-        String.raw`\.terraformrc|terraform\.rc|\.htpasswd|\.dev\.vars|credentials(\.json|\.toml)?|\.envrc`,
-        String.raw`id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\.(?!pub$)[^/]+)?`,
-        String.raw`.+\.(pem|key|p8|ppk|p12|pfx|jks|keystore|keytab|kdbx)|.+\.env|.+\.tfstate(\.\d+)?(\.backup)?|.+\.tfvars(\.json)?|kubeconfig`,
-      ].join('|') +
-      ')$',
-    'i',
-  );
-  if (credentialName.test(name)) return true;
-  const path = `/${kept}`;
-  if (/\/[^/]+\.git\/config$/.test(path)) return true;
-  return ['.ssh/', '.gnupg/', '.docker/config.json', '.kube/config', 'gh/hosts.yml'].some((place) =>
-    place.endsWith('/') ? path.includes(`/${place}`) && !name.endsWith('.pub') : path.endsWith(`/${place}`),
-  );
+  return kept;
 }
 
 describe('credentialFiles quick paths (property)', () => {
@@ -68,10 +45,10 @@ describe('credentialFiles quick paths (property)', () => {
     );
   });
 
-  it('isCredentialFile judges every path as folding each name and cutting the copy marks from the whole path does', () => {
+  it('credentialKey makes of every path what folding each name and cutting the copy marks from the whole path makes', () => {
     fc.assert(
       fc.property(relativePath, (relative) => {
-        assert.equal(isCredentialFile(relative), judgedInFull(relative), relative);
+        assert.equal(credentialKey(relative), keyInFull(relative), relative);
       }),
       { numRuns: 3000 },
     );
@@ -81,6 +58,8 @@ describe('credentialFiles quick paths (property)', () => {
     const samples = fc.sample(relativePath, { numRuns: 3000, seed: 7 });
     assert.ok(samples.some((relative) => isCredentialFile(relative)));
     assert.ok(samples.some((relative) => !isCredentialFile(relative)));
-    assert.ok(samples.some((relative) => isCredentialFile(relative) && !judgeFolded(relative.toLowerCase())), 'no credential file needed folding or cutting');
+    // Both shortcuts are passed by: names that fold otherwise than lower case, and plain ones that lose a copy mark or a dot.
+    assert.ok(samples.some((relative) => !isPlainAscii(relative) && credentialKey(relative) !== relative.toLowerCase()), 'no path needed folding');
+    assert.ok(samples.some((relative) => isPlainAscii(relative) && credentialKey(relative) !== relative.toLowerCase()), 'no plain path needed cutting');
   });
 });
