@@ -3,7 +3,7 @@ import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
 import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
-import { doneInSourceLabel, notStoppingNote, rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
+import { notStoppingNote, skippedStepWords } from '../shared/stepStatusLabels';
 import { keptFileText } from '../core/tools/withheldFiles';
 import { reasonBesideFailures } from '../core/engine/criticalHalt';
 import { shellWord } from './shellWord';
@@ -122,13 +122,8 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
-/** Why a step was skipped, after its label: the plan's own skips in their own words ("skipped: skipped in the plan" said it twice). */
+/** Why a step was skipped, after its label, in the words of every view (`skippedStepWords`). */
 function skipWords(cause: SkipCause | undefined, reason: string): string {
-  if (cause === 'rejected') {
-    const detail = oneLine(rejectionDetail(reason), maxTextLength);
-    return `${rejectedLabel}${detail === '' ? '' : `: ${detail}`}`;
-  }
-  if (cause === 'source') return doneInSourceLabel;
-  if (cause === 'plan') return 'skipped in the plan';
-  return `skipped: ${oneLine(reason, maxTextLength)}`;
+  const { label, detail } = skippedStepWords(cause, reason);
+  return detail === '' ? label : `${label}: ${oneLine(detail, maxTextLength)}`;
 }

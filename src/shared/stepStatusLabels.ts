@@ -1,4 +1,4 @@
-import type { StepStatus, StoppedRunStatus } from './vocabulary';
+import type { SkipCause, StepStatus, StoppedRunStatus } from './vocabulary';
 
 /** Each step status in words for people (short, lower case), the same in every view. */
 export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
@@ -52,3 +52,31 @@ export const failedNotStoppingLabel = `failed (${notStoppingNote})`;
 
 /** A step skipped because its condition was not met (the fix of tests that passed): done as planned, no work left. */
 export const notNeededLabel = 'not needed';
+
+/** What of a skip's recorded reason follows its label: the reason itself, what the user said (`rejectionDetail`), or nothing. */
+type SkipDetail = 'reason' | 'rejection' | 'none';
+
+/**
+ * Each skip cause in words, the same in every view (panel, tree, summary, chat, trace, command line, Markdown): its label,
+ * and what of the recorded reason follows it. A new cause is named here by the compiler, once.
+ */
+export const skipCauseWords: Readonly<Record<SkipCause, { label: string; detail: SkipDetail }>> = {
+  failed: { label: failedNotStoppingLabel, detail: 'reason' },
+  rejected: { label: rejectedLabel, detail: 'rejection' },
+  dependency: { label: stepStatusLabels.skipped, detail: 'reason' },
+  halted: { label: stepStatusLabels.skipped, detail: 'reason' },
+  // Its reason is these very words ("skipped: skipped in the plan" said it twice).
+  plan: { label: 'skipped in the plan', detail: 'none' },
+  source: { label: doneInSourceLabel, detail: 'none' },
+  condition: { label: notNeededLabel, detail: 'reason' },
+};
+
+/**
+ * A skipped step as `skipCauseWords` says it: its label, and the detail that follows it (empty when there is none). A step
+ * of an older journal with no cause is "skipped" with its reason; `reason` is the engine's (a failure's diagnosis for `failed`).
+ */
+export function skippedStepWords(cause: SkipCause | undefined, reason: string | undefined): { label: string; detail: string } {
+  const words = cause === undefined ? { label: stepStatusLabels.skipped, detail: 'reason' as const } : skipCauseWords[cause];
+  const detail = words.detail === 'none' ? '' : words.detail === 'rejection' ? rejectionDetail(reason) : (reason ?? '');
+  return { label: words.label, detail: detail.trim() };
+}

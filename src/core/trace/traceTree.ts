@@ -1,7 +1,8 @@
 import { oneLine } from '../text/oneLine';
 import { genAiAttributes } from './runTrace';
 import type { TraceSpan } from './traceSpan';
-import { doneInSourceLabel, failedNotStoppingLabel, notNeededLabel, rejectedLabel } from '../../shared/stepStatusLabels';
+import { skipCauseWords, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { skipCauses } from '../../shared/vocabulary';
 
 /**
  * A trace as a timed tree, one line a span: indented under its parent, its start after the
@@ -49,12 +50,12 @@ function details(span: TraceSpan): string {
 function outcomeWords(attributes: TraceSpan['attributes']): string {
   const outcome = String(attributes['task_planner.step.outcome']);
   const cause = attributes['task_planner.step.skip_cause'];
-  if (cause === 'failed') return failedNotStoppingLabel;
-  if (outcome !== 'skipped' || cause === undefined) return outcome;
-  if (cause === 'rejected') return rejectedLabel;
-  if (cause === 'condition') return notNeededLabel;
-  if (cause === 'source') return doneInSourceLabel;
-  return `skipped (${String(cause)})`;
+  const known = skipCauses.find((skip) => skip === cause);
+  if (known === 'failed') return skipCauseWords.failed.label;
+  if (outcome !== 'skipped' || known === undefined) return outcome;
+  // A bare "skipped" keeps its cause beside it: the trace has no reason to show after it.
+  const { label } = skipCauseWords[known];
+  return label === stepStatusLabels.skipped ? `${label} (${known})` : label;
 }
 
 function seconds(ms: number): string {

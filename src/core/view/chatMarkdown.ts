@@ -2,7 +2,7 @@ import type { RunEvent } from '../engine/runEvents';
 import type { Critique } from '../plan/critiquePlan';
 import type { Plan, Step } from '../plan/planSchema';
 import type { RequestKind } from '../../shared/vocabulary';
-import { doneInSourceLabel, notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
+import { skippedStepWords } from '../../shared/stepStatusLabels';
 import { capText } from '../text/capText';
 import { visibleLine } from './planMarkdown';
 import type { RunSummary } from './runSummary';
@@ -80,13 +80,8 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
     case 'step_failed':
       return `- ✗ ${title(event.stepId)} (attempt ${event.attempt}): ${chatText(event.error, chatLimits.line)}\n`;
     case 'step_skipped': {
-      if (event.cause === 'rejected') {
-        const detail = rejectionDetail(event.reason);
-        return `- ↷ ${title(event.stepId)} ${rejectedLabel}${detail === '' ? '' : `: ${chatText(detail, chatLimits.line)}`}\n`;
-      }
-      // Its reason is these very words.
-      if (event.cause === 'source') return `- ↷ ${title(event.stepId)} ${doneInSourceLabel}\n`;
-      return `- ↷ ${title(event.stepId)} ${event.cause === 'condition' ? notNeededLabel : 'skipped'}: ${chatText(event.reason, chatLimits.line)}\n`;
+      const { label, detail } = skippedStepWords(event.cause, event.reason);
+      return `- ↷ ${title(event.stepId)} ${label}${detail === '' ? '' : `: ${chatText(detail, chatLimits.line)}`}\n`;
     }
     case 'approval_requested':
     case 'clarification_requested':

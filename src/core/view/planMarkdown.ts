@@ -5,7 +5,7 @@ import { directionControlClass } from '../../shared/vocabulary';
 import { visibleControls, visibleEscape } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { runStatusLabel } from '../../shared/runStatusLabels';
-import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stepStateView, stoppedRun } from './stepStatusView';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
@@ -101,11 +101,9 @@ function stepLines(step: Step, run: RunState | undefined): string[] {
   const done = status === 'completed' || skipCause === 'source';
   const note =
     status !== undefined && !done
-      ? skipCause === 'condition'
-        ? notNeededLabel
-        : skipCause === 'failed' ? stepStatusLabels.failed : stepStateView({ status }, stoppedRun(run?.status)).label
+      ? stepStateView({ status, skipCause }, stoppedRun(run?.status)).label
       : run === undefined && step.skipped === true
-        ? 'skipped'
+        ? stepStatusLabels.skipped
         : undefined;
   const title = step.title.trim() === '' ? '' : ` ${markdownText(step.title, maxTitleChars)}`;
   const lines = [

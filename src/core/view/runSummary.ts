@@ -10,7 +10,7 @@ import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
-import { doneInSourceLabel, failedNotStoppingLabel, notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
+import { doneInSourceLabel, notNeededLabel, rejectedLabel, skippedStepWords } from '../../shared/stepStatusLabels';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { keptFileText } from '../tools/withheldFiles';
 import { stepStateView, stoppedRun } from './stepStatusView';
@@ -336,20 +336,12 @@ function stepLine(state: RunState['steps'][string], stopped: StoppedRunStatus | 
     }
     case 'failed':
       return oneLine(`failed: ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
-    case 'skipped':
-      if (state.skipCause === 'failed') {
-        return oneLine(`${failedNotStoppingLabel}: ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
-      }
-      // Its condition was not met (the fix of tests that passed): nothing was left to do.
-      if (state.skipCause === 'condition') return oneLine(`${notNeededLabel}: ${head(state.reason ?? 'its condition is not met')}`, summaryLimits.line);
-      if (state.skipCause === 'rejected') {
-        const detail = rejectionDetail(state.reason);
-        return oneLine(detail === '' ? rejectedLabel : `${rejectedLabel}: ${head(detail)}`, summaryLimits.line);
-      }
-      // Said as such, not "skipped: skipped in the plan".
-      if (state.skipCause === 'plan') return 'skipped in the plan';
-      if (state.skipCause === 'source') return doneInSourceLabel;
-      return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
+    case 'skipped': {
+      // A failure its policy went past is said with its diagnosis, as a failure is.
+      const reason = state.skipCause === 'failed' ? (state.diagnosis ?? state.error) : (state.reason ?? state.error);
+      const { label, detail } = skippedStepWords(state.skipCause, reason);
+      return oneLine(detail === '' ? label : `${label}: ${head(detail)}`, summaryLimits.line);
+    }
     default:
       return stepStateView(state, stopped).label;
   }

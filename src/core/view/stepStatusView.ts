@@ -1,4 +1,4 @@
-import { doneInSourceLabel, failedNotStoppingLabel, notFinishedLabel, notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { notFinishedLabel, skipCauseWords, stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stoppedRunStatuses, type RunStatus, type SkipCause, type StoppedRunStatus } from '../../shared/vocabulary';
 import { terminalStepStatuses, type StepStatus } from '../engine/runEvents';
 import { readableValue } from '../text/readableValue';
@@ -57,13 +57,21 @@ export function stoppedRun(status: RunStatus | undefined): StoppedRunStatus | un
  */
 export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }, stopped?: StoppedRunStatus): StepStatusView {
   if (stopped !== undefined && !terminalStepStatuses.has(state.status)) return { ...stepStatusView(state.status), label: notFinishedLabel(stopped) };
-  if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: failedNotStoppingLabel };
-  if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
-  if (state.status === 'skipped' && state.skipCause === 'source') return { ...stepStatusView('skipped'), icon: 'pass', label: doneInSourceLabel };
-  // Not the cancelled run's circle-slash: a "no" of the user's, in the colour of the partly done run it leads to.
-  if (state.status === 'skipped' && state.skipCause === 'rejected') return { icon: 'thumbsdown', color: 'charts.orange', label: rejectedLabel };
+  if (state.status === 'skipped' && state.skipCause !== undefined) return { ...skipLooks[state.skipCause], label: skipCauseWords[state.skipCause].label };
   return stepStatusView(state.status);
 }
+
+/** How a skipped step looks by why it was skipped (its label is `skipCauseWords`'): as planned with a tick, a failure as failed. */
+const skipLooks: Readonly<Record<SkipCause, StatusLook>> = {
+  failed: looks.failed,
+  // Not the cancelled run's circle-slash: a "no" of the user's, in the colour of the partly done run it leads to.
+  rejected: { icon: 'thumbsdown', color: 'charts.orange' },
+  dependency: looks.skipped,
+  halted: looks.skipped,
+  plan: looks.skipped,
+  source: { ...looks.skipped, icon: 'pass' },
+  condition: { ...looks.skipped, icon: 'pass' },
+};
 
 /** Every status in lifecycle order, for legends and tests. */
 export const stepStatuses: readonly StepStatus[] = Object.keys(looks) as StepStatus[];
