@@ -195,15 +195,18 @@ const resumeHint: Record<PendingRequest['kind'], (requestId: string) => { flag: 
 };
 
 /**
- * What to do after a run that failed or ended partly done: run it again from its first step not done once the cause
- * is fixed (with the model `flags` this command was given), or take back its file changes; `undefined` when no step
- * failed or was rejected (nothing to point at). `where` is the `--workspace` flag.
+ * What to do after a run that failed or ended partly done: run it again from the step that matters once the cause is
+ * fixed (with the model `flags` this command was given), or take back its file changes; `undefined` when no step
+ * failed or was rejected (nothing to point at). The step that matters is the first whose failure stopped the run, else
+ * the first that failed while the run went on, else the first you rejected. `where` is the `--workspace` flag.
  */
 function nextAfterFailure(runId: string, state: RunState, where: string, flags: string): string | undefined {
   const steps = state.plan?.steps ?? [];
-  const failed = (step: { id: string }): boolean => state.steps[step.id]?.status === 'failed' || state.steps[step.id]?.skipCause === 'failed';
-  // A failure is what has a cause to fix; a step you rejected is pointed at only when nothing failed.
-  const first = steps.find(failed) ?? steps.find((step) => state.steps[step.id]?.skipCause === 'rejected');
+  const stopped = (step: { id: string }): boolean => state.steps[step.id]?.status === 'failed';
+  const failed = (step: { id: string }): boolean => stopped(step) || state.steps[step.id]?.skipCause === 'failed';
+  // A failure is what has a cause to fix, and the one that stopped the run comes first: a trial's hint named an optional
+  // step before it that had failed and let the run go on. A step you rejected is pointed at only when nothing failed.
+  const first = steps.find(stopped) ?? steps.find(failed) ?? steps.find((step) => state.steps[step.id]?.skipCause === 'rejected');
   if (first === undefined) return undefined;
   // Each command on a line of its own, nothing after it: copied with the sentence's full stop, the path lost its end.
   const undo = (state.changedFiles?.length ?? 0) > 0 ? ['Or take back its file changes:', `  task-planner undo ${shellWord(runId)} ${where}`] : [];

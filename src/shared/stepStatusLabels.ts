@@ -38,7 +38,8 @@ export const rejectedLabel = 'rejected by you';
  * lead (older journals: "Rejected by the user"; "Rejected by you: too long" → "too long"); empty when the user gave no reason.
  */
 export function rejectionDetail(reason: string | undefined): string {
-  return (reason ?? '').replace(/^Rejected by (the user|you):?\s*/, '');
+  // Older journals also name the dialog that was answered ("rejected in the command dialog"): no detail of the user's.
+  return (reason ?? '').replace(/^Rejected by (the user|you):?\s*/, '').replace(/^rejected in the [a-z ]+ dialog$/, '');
 }
 
 /** What `failedNotStoppingLabel` adds to "failed", for a line that says the failure already (the CLI's progress). */

@@ -251,10 +251,13 @@ export async function askFeedback(request: ApprovalRequest): Promise<string | un
   return feedback === undefined || feedback.trim() === '' ? undefined : feedback;
 }
 
-/** Rejects `key` with the feedback the user types; nothing when they cancel the box. */
-async function rejectWithFeedback(pending: PendingPrompts, key: PromptKey, request: ApprovalRequest, reason: string): Promise<void> {
+/**
+ * Rejects `key` with the feedback the user types; nothing when they cancel the box. A dialog's Reject gives no reason of
+ * its own, as the terminal's does not: "rejected by you: rejected in the command dialog" said it twice (an editor trial).
+ */
+async function rejectWithFeedback(pending: PendingPrompts, key: PromptKey, request: ApprovalRequest): Promise<void> {
   const feedback = await askFeedback(request);
-  if (feedback !== undefined) pending.reject(key, reason, feedback);
+  if (feedback !== undefined) pending.reject(key, undefined, feedback);
 }
 
 /** "Reject with feedback…" as a dialog's button when the step hears feedback (`ApprovalRequest.feedbackHeard`), else no button. */
@@ -332,8 +335,8 @@ async function showFileApproval(
       approve,
     );
     if (choice === approve) pending.approve(key);
-    else if (choice === reject) pending.reject(key, 'rejected in the approval dialog');
-    else if (choice === feedback) await rejectWithFeedback(pending, key, request, 'rejected in the approval dialog');
+    else if (choice === reject) pending.reject(key);
+    else if (choice === feedback) await rejectWithFeedback(pending, key, request);
   }
 }
 
@@ -381,8 +384,8 @@ async function askCommandApproval(
       .catch((error: unknown) => showError(vscode.l10n.t('Task Planner: the allow rule was not saved: {0}', errorMessage(error))));
     pending.approve(key);
   } else if (choice === run) pending.approve(key);
-  else if (choice === reject) pending.reject(key, 'rejected in the command dialog');
-  else if (choice === feedback) await rejectWithFeedback(pending, key, request, 'rejected in the command dialog');
+  else if (choice === reject) pending.reject(key);
+  else if (choice === feedback) await rejectWithFeedback(pending, key, request);
 }
 
 async function askToolApproval(
@@ -416,8 +419,8 @@ async function askToolApproval(
       .catch((error: unknown) => showError(vscode.l10n.t('Task Planner: the answer was not saved: {0}', errorMessage(error))));
     pending.approve(key);
   } else if (choice === allow) pending.approve(key);
-  else if (choice === reject) pending.reject(key, 'rejected in the tool call dialog');
-  else if (choice === feedback) await rejectWithFeedback(pending, key, request, 'rejected in the tool call dialog');
+  else if (choice === reject) pending.reject(key);
+  else if (choice === feedback) await rejectWithFeedback(pending, key, request);
 }
 
 async function askDirectoryApproval(
@@ -435,7 +438,7 @@ async function askDirectoryApproval(
     create,
   );
   if (choice === create) pending.approve(key);
-  else if (choice === reject) pending.reject(key, 'rejected in the directory dialog');
+  else if (choice === reject) pending.reject(key);
 }
 
 async function askClarification(request: ClarificationRequest, key: PromptKey, pending: PendingPrompts): Promise<void> {

@@ -105,7 +105,7 @@ function reviewView(source: ReviewSource): ReviewView {
     steps: reviewStepViews(plan, problems, registry, approvalSetting, source.capabilities),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
-    ...manualSummaryOf(runnable, source.regenerateBlockedReason !== undefined),
+    ...manualSummaryOf(runnable, source.regenerateBlockedReason !== undefined, (step) => stepApproval(step, plan, registry, approvalSetting) === 'asks'),
     ...(source.regenerateBlockedReason === undefined ? {} : { kindsNeedingModel: stepKinds.filter((kind) => performedBy(kind, 'model')) }),
     ...(source.estimate ? { estimate: estimateView(source.estimate) } : {}),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
@@ -173,20 +173,27 @@ function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: stri
 }
 
 /**
- * "3 steps are yours to do, 1 question is yours to answer; 2 run by themselves." (skipped steps left out), and "Set up a
- * model to let agents do them." when `noModel`: a question asks you, so it never counts as running by itself.
+ * "3 steps are yours to do, 1 question is yours to answer; 2 run by themselves, 1 after you approve it." (skipped steps
+ * left out), and "Set up a model to let agents do them." when `noModel`: a question asks you, so it never counts as running
+ * by itself, nor does a step that `asks` for approval before it acts.
  */
-function manualSummaryOf(steps: readonly Step[], noModel: boolean): { manualSummary?: string } {
+function manualSummaryOf(steps: readonly Step[], noModel: boolean, asks: (step: Step) => boolean): { manualSummary?: string } {
   const manual = steps.filter((step) => step.kind === 'manual').length;
   if (manual === 0) return {};
   const questions = steps.filter((step) => step.kind === 'clarification').length;
   // Without a model, an agent's step does not run by itself: it waits for a model (a newcomer read "1 runs by itself"
   // beside the notice that it cannot run).
   const needModel = noModel ? steps.filter((step) => performedBy(step.kind, 'model')).length : 0;
-  const others = steps.length - manual - questions - needModel;
+  const running = steps.filter((step) => step.kind !== 'manual' && step.kind !== 'clarification' && !(noModel && performedBy(step.kind, 'model')));
+  const approved = running.filter(asks).length;
+  const others = running.length - approved;
   const yours = manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`;
   const asked = questions === 0 ? '' : questions === 1 ? ', 1 question is yours to answer' : `, ${questions} questions are yours to answer`;
-  const rest = others === 0 ? '' : others === 1 ? '; 1 runs by itself' : `; ${others} run by themselves`;
+  // A command that asks first does not run by itself (an editor trial read "runs by itself" and was then asked).
+  const byThemselves = others === 0 ? [] : others === 1 ? ['1 runs by itself'] : [`${others} run by themselves`];
+  const afterYou = approved === 0 ? [] : approved === 1 ? ['1 after you approve it'] : [`${approved} after you approve them`];
+  const ran = [...byThemselves, ...afterYou];
+  const rest = ran.length === 0 ? '' : `; ${ran.join(', ')}`;
   const waiting = needModel === 0 ? '' : needModel === 1 ? '; 1 needs a model' : `; ${needModel} need a model`;
   return { manualSummary: `${yours}${asked}${rest}${waiting}.${noModel ? ' Set up a model to let agents do them.' : ''}` };
 }

@@ -92,10 +92,11 @@ describe('task-planner run: the closing summary', function () {
     // The failure is under Failures: the reason names the step that stopped the run, not its failure a third time.
     assert.match(stdout, /^ {2}Reason: Critical step must failed\.$/m);
     assert.match(stdout, /^ {2}must: File not found: missing2\.txt/m);
-    // And what to do next (a failed closing suggested nothing): its first step not done, in plan order; no undo, nothing changed.
+    // And what to do next (a failed closing suggested nothing): the step whose failure stopped the run, not the optional one
+    // before it that failed and let the run go on (a newcomer's trial named opt); no undo, nothing changed.
     // A newcomer's trial (2026-12-03): copied with the sentence's full stop, the command's path lost its end; each command
     // is on a line of its own, nothing after it.
-    assert.match(stdout, /^Next: once the cause is fixed, run it again from opt \(the plan as it ran\):\n {2}task-planner rerun \S+ --from opt --workspace \S+$/m);
+    assert.match(stdout, /^Next: once the cause is fixed, run it again from must \(the plan as it ran\):\n {2}task-planner rerun \S+ --from must --workspace \S+$/m);
     assert.doesNotMatch(stdout + stderr, /went on without it/);
     assert.match(stdout, /^ {2}✘ opt Read an optional file: failed \(did not stop the run\): File not found: missing1\.txt/m);
     assert.match(stdout, /^ {2}✘ must Read a required file: failed: File not found: missing2\.txt/m);

@@ -270,6 +270,19 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     assert.equal(reviewOf({ plan: makePlan([manual, tool]) }).manualSummary, '1 step is yours to do; 1 runs by itself.');
   });
 
+  it('never says a step that asks for approval first runs by itself (an editor trial was asked for a command "that runs by itself")', () => {
+    const manual = makeStep('M1', { kind: 'manual', agent: undefined });
+    const read = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
+    const command = (id: string) => makeStep(id, { kind: 'tool', tool: 'run_command', args: { command: 'npm test' }, agent: undefined });
+    assert.equal(reviewOf({ plan: makePlan([manual, read, command('C1')]) }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 after you approve it.');
+    assert.equal(reviewOf({ plan: makePlan([manual, command('C1'), command('C2')]) }).manualSummary, '1 step is yours to do; 2 after you approve them.');
+    // A file write asks under the default policy, and not when only commands ask.
+    const write = makeStep('W1', { kind: 'tool', tool: 'write_file', args: { path: 'a.txt', content: 'a' }, agent: undefined });
+    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]) }).manualSummary, '1 step is yours to do; 2 after you approve them.');
+    const commandsOnly = { approvalSetting: { policy: 'commandsOnly' as const, trusted: true } };
+    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]), ...commandsOnly }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 after you approve it.');
+  });
+
   it('counts a question as the user\'s to answer, never as a step that runs by itself (issue 28 walked again)', () => {
     const manual = (id: string) => makeStep(id, { kind: 'manual', agent: undefined });
     const tool = (id: string) => makeStep(id, { kind: 'tool', tool: 'read_file', agent: undefined });

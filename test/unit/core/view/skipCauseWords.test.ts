@@ -53,6 +53,8 @@ describe('a skipped step, said by why it was skipped, the same in every view', (
   it('says no detail the label already says, and only what the user said of a rejection', () => {
     assert.deepEqual(skippedStepWords('plan', 'skipped in the plan'), { label: 'skipped in the plan', detail: '' });
     assert.deepEqual(skippedStepWords('rejected', 'Rejected by you'), { label: 'rejected by you', detail: '' });
+    // The editor's dialogs named themselves: "rejected by you: rejected in the command dialog" (an editor trial).
+    assert.deepEqual(skippedStepWords('rejected', 'Rejected by you: rejected in the command dialog'), { label: 'rejected by you', detail: '' });
     assert.deepEqual(skippedStepWords('condition', 'tests pass'), { label: 'not needed', detail: 'tests pass' });
     // A journal written before causes were recorded.
     assert.deepEqual(skippedStepWords(undefined, 'dependency S0 failed'), { label: 'skipped', detail: 'dependency S0 failed' });
