@@ -20,8 +20,8 @@ const removal = /^(?:please\s+)?(?:delete|remove|rm(?:\s+-r?f?)?)\s+(?:the\s+)?(
 const pronounPlace = /^(?:it|them|there|this|that)$/i;
 
 /**
- * The checks that show a built-in tool call did its work: a file written exists, a file
- * deleted is gone. Reads, searches and listings change nothing; a command's exit code is
+ * The checks that show a built-in tool call did its work: a file written exists (holding the
+ * line it was given, when that is one short line), a file deleted is gone. Reads, searches and listings change nothing; a command's exit code is
  * already its result, and a directory is not a file, so neither gets a check.
  */
 export function toolCallChecks(call: ToolCall): Check[] {
@@ -29,7 +29,11 @@ export function toolCallChecks(call: ToolCall): Check[] {
   // A path out of the workspace gets no check: the plan's validation would refuse the whole plan over a check the
   // user never wrote, while the tool call itself is refused at run time with the folder the run may use.
   if (typeof path !== 'string' || !insideWorkspace(path)) return [];
-  if (call.tool === 'write_file') return [{ kind: 'file_exists', path }];
+  if (call.tool === 'write_file') {
+    // A short line the step's words gave the file (`recognizeToolAction`) is checked as such; any other text by the file alone.
+    const text = typeof call.args['content'] === 'string' ? call.args['content'].trim() : '';
+    return text !== '' && text.length <= 200 && !text.includes('\n') ? [{ kind: 'file_contains', path, text }] : [{ kind: 'file_exists', path }];
+  }
   if (call.tool === 'delete_file') return [{ kind: 'file_absent', path }];
   return [];
 }

@@ -81,7 +81,7 @@ const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|refe
 
 /**
  * Recognizes a step text that is one plain tool action (docs/architecture.md §5): create a directory,
- * create an empty file, delete files, list files, search text, read files, run a command
+ * create an empty file or one holding a given text, delete files, list files, search text, read files, run a command
  * line (`recognizeCommand`, read against `context`). Returns `undefined` for anything else (the step is then work for an agent or a
  * person). Every call uses the tool's exact argument names, so it validates against the
  * built-in registry. `text` is one step, without URLs.
@@ -95,6 +95,7 @@ export function recognizeToolAction(text: string, context: CommandContext = {}):
   return (
     single(createDirectory(line)) ??
     single(emptyFile(line)) ??
+    single(fileWithText(line)) ??
     deleteFiles(line) ??
     single(listFiles(line)) ??
     single(searchText(line)) ??
@@ -120,6 +121,31 @@ function emptyFile(line: string): ToolCall | undefined {
   const match = /^(?:create|add|make)\s+(?:(?:a|an|the|new)\s+)*empty\s+file\s+(?:(?:called|named)\s+)?(\S+)$/i.exec(line) ?? /^touch\s+(\S+)$/i.exec(line);
   const path = match ? cleanToken(match[1]!) : undefined;
   return path !== undefined && isPathToken(path) && !path.endsWith('/') ? { tool: 'write_file', args: { path, content: '' } } : undefined;
+}
+
+/** Words that name what to generate, not a text to write: "a file a.test.ts with tests" is work for an agent. */
+const generatedContent =
+  /^(?:tests?|code|content|contents|boilerplate|docs?|documentation|examples?|stubs?|types?|functions?|class(?:es)?|comments?|placeholders?|defaults?|templates?|headers?|exports?|imports?)$/i;
+/** The longest text a step's words give a file to hold, in characters; a longer one is an agent's to write. */
+const maxGivenText = 200;
+
+/**
+ * "Create a file hello.txt with hello", "… containing "two words"", "… with the text Hi there", "write 'hi' to a.txt": the
+ * file holding that text and a closing newline. Only a text the words give literally: quoted, after "the text", or one
+ * plain word that names no kind of content (an editor trial's "Create a file X with hello" became a person's step).
+ */
+function fileWithText(line: string): ToolCall | undefined {
+  const created =
+    /^(?:create|add|make|write)\s+(?:(?:a|an|the|new)\s+)*file\s+(?:(?:called|named)\s+)?(\S+)\s+(?:with|containing|that\s+(?:says|contains))\s+(?:(?:the\s+)?(text|content|contents|line|words?)\s+)?(\S.*)$/i.exec(
+      line,
+    );
+  const written = created ? undefined : /^write\s+("[^"]*"|'[^']*'|`[^`]*`)\s+(?:to|into|in)\s+(?:the\s+)?(?:file\s+)?(\S+)$/i.exec(line);
+  const path = cleanToken((created?.[1] ?? written?.[2]) ?? '');
+  const given = created?.[3] ?? written?.[1] ?? '';
+  const quoted = /^(["'`])(.*)\1$/.exec(given);
+  const text = quoted ? quoted[2]! : created?.[2] !== undefined ? given : /^[\w!?,'-]+$/.test(given) && !generatedContent.test(given) ? given : undefined;
+  if (text === undefined || text.length > maxGivenText || !isPathToken(path) || path.endsWith('/') || path.startsWith('/')) return undefined;
+  return { tool: 'write_file', args: { path, content: `${text}\n` } };
 }
 
 function deleteFiles(line: string): ToolAction | undefined {

@@ -131,6 +131,29 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.match(unknown.stderr, /has no step "Z"\. Its steps: A, B, C\./);
   });
 
+  // A newcomer's trial: after a --tick run whose task file changed between two ticks, undo said "Undo restored tasks.md.
+  // Left alone: tasks.md was changed after…", the same file named as restored and as left alone.
+  it('a task file Undo took back some ticks of and kept one is said once: which steps it took back, which it kept, and why', async () => {
+    const ws = join(dir.path, 'ticks');
+    mkdirSync(ws, { recursive: true });
+    // T002's command adds a line of its own to tasks.md after T001's tick: T001's tick is kept, T002's and T003's go.
+    const note = `node -e "require('fs').appendFileSync('tasks.md','A note of mine.\\n')"`;
+    const tasks = ['# Tasks', '', '## Phase 1', '', '- [ ] T001 Run `node -e "1"`', `- [ ] T002 Run \`${note}\``, '- [ ] T003 Run `node -e "2"`', ''];
+    writeFileSync(join(ws, 'tasks.md'), tasks.join('\n'));
+    const ran = await runCli(['run', join(ws, 'tasks.md'), '--tick', '--workspace', ws, '--yes', '--json']);
+    assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+    const { runId } = JSON.parse(ran.stdout) as { runId: string };
+    assert.match(readFileSync(join(ws, 'tasks.md'), 'utf8'), /^- \[x\] T003 .*\nA note of mine\.\n$/m);
+    const undone = await runCli(['undo', runId, '--workspace', ws]);
+    assert.equal(undone.code, 1, undone.stdout + undone.stderr);
+    assert.match(
+      undone.stdout,
+      /^Undo took back part of the run's changes to tasks\.md: those of steps T002 and T003\. It kept the change of step T001: tasks\.md was changed after step T001 changed it, and undoing would lose those changes\.$/m,
+    );
+    assert.doesNotMatch(undone.stdout, /restored tasks\.md|Left alone/);
+    assert.match(readFileSync(join(ws, 'tasks.md'), 'utf8'), /^- \[x\] T001 .*\n- \[ \] T002 .*\n- \[ \] T003 .*\nA note of mine\.\n$/m);
+  });
+
   it('attack: undo never goes on without the run\'s lock, whatever keeps it from being taken', async () => {
     const { ws, runId } = await run({ objective: 'one edit', steps: [editStep('A', 'alpha', 'ALPHA')] });
     // Something in the lock's place that is neither a lock nor a stale one: before, undo went on from the checkpoints

@@ -7,6 +7,12 @@ describe('toolCallChecks', () => {
     assert.deepEqual(toolCallChecks({ tool: 'delete_file', args: { path: 'old.log' } }), [{ kind: 'file_absent', path: 'old.log' }]);
   });
 
+  it('checks that a file written with a short line given by the step holds it, and any longer text by the file alone', () => {
+    assert.deepEqual(toolCallChecks({ tool: 'write_file', args: { path: 'hello.txt', content: 'hello\n' } }), [{ kind: 'file_contains', path: 'hello.txt', text: 'hello' }]);
+    assert.deepEqual(toolCallChecks({ tool: 'write_file', args: { path: 'a.txt', content: 'one\ntwo\n' } }), [{ kind: 'file_exists', path: 'a.txt' }]);
+    assert.deepEqual(toolCallChecks({ tool: 'write_file', args: { path: 'a.txt', content: 'x'.repeat(201) } }), [{ kind: 'file_exists', path: 'a.txt' }]);
+  });
+
   it('adds nothing to reads, listings, searches, folders and commands (a command\'s exit code is already its result)', () => {
     assert.deepEqual(toolCallChecks({ tool: 'read_file', args: { path: 'a.ts' } }), []);
     assert.deepEqual(toolCallChecks({ tool: 'list_files', args: { glob: 'src/**' } }), []);

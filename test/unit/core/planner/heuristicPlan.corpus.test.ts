@@ -89,13 +89,14 @@ describe('heuristicPlan over a corpus of ordinary requests', () => {
     assert.deepEqual(wrong, []);
   });
 
-  it('checks every file a tool step writes or deletes, and adds no check to other tool steps', () => {
+  it('checks every file a tool step writes (with the text it was given) or deletes, and adds no check to other tool steps', () => {
     const wrong = corpus.flatMap(({ request }) =>
       heuristicPlan(request).steps.flatMap((step) => {
         if (step.kind !== 'tool') return [];
         const path = step.args?.['path'];
-        const expected =
-          step.tool === 'write_file' ? [{ kind: 'file_exists', path }] : step.tool === 'delete_file' ? [{ kind: 'file_absent', path }] : undefined;
+        const given = String(step.args?.['content'] ?? '').trim();
+        const written = given === '' ? { kind: 'file_exists', path } : { kind: 'file_contains', path, text: given };
+        const expected = step.tool === 'write_file' ? [written] : step.tool === 'delete_file' ? [{ kind: 'file_absent', path }] : undefined;
         return JSON.stringify(step.checks) === JSON.stringify(expected)
           ? []
           : [`${JSON.stringify(request)} ${step.id} ${step.tool!}: ${JSON.stringify(step.checks)}`];
