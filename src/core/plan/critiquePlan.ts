@@ -373,7 +373,8 @@ function critiqueFromIssues(issues: CritiqueIssue[], blocked: boolean): Critique
   const recommendations = [...new Set(issues.filter((issue) => issue.severity !== 'info' && issue.recommendation).map((issue) => issue.recommendation!))];
   const summary =
     issues.length === 0
-      ? 'Score 10/10: no problems found.'
+      ? // Not an assurance: a trial read "Critic 10/10" as the plan being right.
+        'Score 10/10: no problems found in how the plan is built. The critic does not judge whether its steps do what you asked.'
       : `Score ${score}/10: ${critical} critical, ${warning} warning${warning === 1 ? '' : 's'}, ${info} info.${blocked ? ' The plan cannot start until its errors are fixed.' : critical > 0 ? ' The plan cannot run well as it is.' : ''}`;
   return { score, issues, summary, recommendations };
 }

@@ -137,7 +137,7 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     const ws = join(dir.path, 'ticks');
     mkdirSync(ws, { recursive: true });
     // T002's command adds a line of its own to tasks.md after T001's tick: T001's tick is kept, T002's and T003's go.
-    const note = `node -e "require('fs').appendFileSync('tasks.md','A note of mine.\\n')"`;
+    const note = `node -e "require('fs').appendFileSync('tasks.md','A note of mine.'+String.fromCharCode(10))"`;
     const tasks = ['# Tasks', '', '## Phase 1', '', '- [ ] T001 Run `node -e "1"`', `- [ ] T002 Run \`${note}\``, '- [ ] T003 Run `node -e "2"`', ''];
     writeFileSync(join(ws, 'tasks.md'), tasks.join('\n'));
     const ran = await runCli(['run', join(ws, 'tasks.md'), '--tick', '--workspace', ws, '--yes', '--json']);

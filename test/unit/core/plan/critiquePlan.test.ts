@@ -20,7 +20,7 @@ const clean = (): Step[] => [
 describe('critiquePlan', () => {
   it('gives a clean plan 10 and no recommendations', () => {
     const critique = critiquePlan(makePlan(clean()));
-    assert.deepEqual(critique, { score: 10, issues: [], summary: 'Score 10/10: no problems found.', recommendations: [] });
+    assert.deepEqual(critique, { score: 10, issues: [], summary: 'Score 10/10: no problems found in how the plan is built. The critic does not judge whether its steps do what you asked.', recommendations: [] });
   });
 
   it('flags missing_dependency as critical', () => {
