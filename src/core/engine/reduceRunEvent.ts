@@ -113,7 +113,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.supplied = { ...boundAnswers(draft.supplied), ...boundAnswers(event.supplied) };
       if (event.journalWarning !== undefined) draft.warnings.push(event.journalWarning);
       if (event.warnings !== undefined) draft.warnings.push(...event.warnings);
-      resetUnfinishedSteps(draft);
+      resetUnfinishedSteps(draft, stoppedAt);
       return;
     }
     case 'replan_completed':
@@ -130,6 +130,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
         status: 'running',
         attempts: event.attempt,
         startedAt: event.time,
+        // An attempt a stop cut short kept its times (`resetUnfinishedSteps`); this one has not ended.
+        endedAt: undefined,
+        durationMs: undefined,
         pending: undefined,
         deferred: false,
         progress: undefined,
@@ -193,7 +196,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.status = event.interrupted ? 'interrupted' : 'cancelled';
       draft.reason = event.reason;
       draft.endedAt = event.time;
-      resetUnfinishedSteps(draft);
+      resetUnfinishedSteps(draft, event.time);
       return;
     case 'run_completed': {
       // Ran through to its end: completed only when every step's work is done (old journals are read the same way).
@@ -277,18 +280,25 @@ function sumOf(reply: Omit<JournaledSpending, 'requests'>, retried: JournaledSpe
   };
 }
 
-/** Steps that were running, ready or waiting go back to `pending`/`blocked`: they run again. */
-function resetUnfinishedSteps(draft: RunState): void {
+/**
+ * Steps that were running, ready or waiting go back to `pending`/`blocked` (they run again), keeping what their next attempt
+ * needs; one that had started keeps its start and ends at `stoppedAt` (the run's stop), or where an earlier stop ended it.
+ */
+function resetUnfinishedSteps(draft: RunState, stoppedAt: number | undefined): void {
   const plan = draft.plan;
   if (!plan) return;
   for (const step of plan.steps) {
     const current = draft.steps[step.id];
     if (current && terminalStepStatuses.has(current.status)) continue;
     const blocked = step.dependsOn.some((id) => draft.steps[id]?.status !== 'completed');
+    // The attempt the stop cut short keeps its bar in the timeline (an editor trial saw it vanish on Cancel).
+    const endedAt = current?.startedAt === undefined ? undefined : (current.endedAt ?? stoppedAt);
     draft.steps[step.id] = {
       id: step.id,
       status: blocked ? 'blocked' : 'pending',
       attempts: current?.attempts ?? 0,
+      ...(current?.startedAt === undefined ? {} : { startedAt: current.startedAt }),
+      ...(endedAt === undefined ? {} : { endedAt }),
       ...(current?.error === undefined ? {} : { error: current.error }),
       ...(current?.diagnosis === undefined ? {} : { diagnosis: current.diagnosis }),
       // The user's feedback on a rejected change is acted on by the step's next attempt, after the resume too.
@@ -329,7 +339,7 @@ function replacePlan(draft: RunState, plan: Plan): void {
     draft.steps[step.id] = kept?.status === 'completed' ? kept : { id: step.id, status: 'pending', attempts: 0 };
   }
   for (const id of Object.keys(draft.results)) if (draft.steps[id]?.status !== 'completed') delete draft.results[id];
-  resetUnfinishedSteps(draft);
+  resetUnfinishedSteps(draft, undefined);
 }
 
 /**
