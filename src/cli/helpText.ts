@@ -30,7 +30,9 @@ Commands:
   run        Execute the plan against the workspace. Steps run as soon as their dependencies
              are done (up to --concurrency at once). Progress goes to stderr. With a model,
              a step whose failure policy is "replan" gets a repair plan for the rest.
-             A tasks file of another tool runs as the plan "import" makes of it; with
+             A tasks file of another tool runs as the plan "import" makes of it, its
+             format told by its name and content (run takes no --format: to choose one,
+             import --format F --out plan.json, then run plan.json); with
              --tick each task's checkbox is ticked in the file (inside the workspace) as
              its step completes, a file change asked like any other (without a
              terminal, add --allow-file-changes or --yes).

@@ -20,6 +20,9 @@ const scopedOptions = {
   trace: ['trace'],
 } as const satisfies Record<string, readonly string[]>;
 
+/** The commands that read a task file as a plan, its format told by its name and content. */
+const readsTaskFiles: ReadonlySet<string> = new Set(['run', 'validate']);
+
 /** The options that answer what a run waits on: for a run not yet waiting, the run itself asks. */
 const answerOptions: ReadonlySet<string> = new Set(['approve', 'reject', 'accept-review', 'reject-review', 'done', 'failed']);
 
@@ -36,6 +39,12 @@ export function checkOptionScope(command: string | undefined, values: Readonly<R
       : '';
     const trace =
       option === 'trace' ? ' Run first, then write its trace: task-planner trace <runId> --trace FILE (or give run --trace-endpoint URL).' : '';
-    throw new UsageError(`--${option} does not apply to "${command}"; it goes with ${goesWith}.${why}${trace} Nothing was done.`);
+    // The docs once said run took --format too: say how a task file's format is told, and how to read it as another.
+    const format =
+      option === 'format' && readsTaskFiles.has(command)
+        ? ` "${command}" tells a task file's format by its name and content; to read it as another format, ` +
+          `import it first (task-planner import FILE --format F --out plan.json) and ${command} plan.json.`
+        : '';
+    throw new UsageError(`--${option} does not apply to "${command}"; it goes with ${goesWith}.${why}${trace}${format} Nothing was done.`);
   }
 }

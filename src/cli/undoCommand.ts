@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { commandsNotUndone, journaledChanges } from '../core/engine/commandsNotUndone';
-import { describeUndo, foundNothing } from '../core/tools/describeUndo';
+import { describeUndo, foundNothing, undoLines } from '../core/tools/describeUndo';
 import { undoRunChain } from '../core/tools/undoRun';
 import { runChain } from '../core/engine/replanRecord';
 import { undoScope } from '../core/plan/undoScope';
@@ -10,10 +10,8 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { type CliIo, loadListedJournal, lockListedRun, runsDirectory, UsageError } from './cliIo';
 import { terminalSafe } from './terminalSafe';
-import { foundChanges, undoOutputLines } from './undoText';
 import { errorMessage } from '../shared/errorMessage';
 import type { RunState } from '../core/engine/runEvents';
-import type { Checkpoint } from '../core/runStorePorts';
 
 /** Options of `undo`. */
 export interface UndoOptions {
@@ -59,12 +57,7 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
   }
   const workspace = createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks });
   const journaled = state === undefined ? undefined : journaledChanges(state, steps);
-  // Listed before and after, so a file Undo took back only some changes to is said with the steps of each.
-  const inScope = async (): Promise<Checkpoint[]> =>
-    (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat().filter((checkpoint) => steps === undefined || steps.has(checkpoint.stepId));
-  const before = await inScope();
   const report = await undoRunChain(chain, { workspace, checkpoints, ...(steps ? { steps } : {}), ...(journaled ? { journaled } : {}) });
-  const changes = foundChanges(before, await inScope());
   const commands = state === undefined ? undefined : commandsNotUndone(state, steps);
   const nothingLeft = foundNothing(report);
   if (options.json) {
@@ -75,7 +68,7 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
       io.out(terminalSafe(`Run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: ${describeUndo(report)}`));
     } else {
       if (steps) io.out(terminalSafe(`Undoing step${steps.size === 1 ? '' : 's'} ${[...steps].join(', ')} of run ${runId}.`));
-      for (const line of undoOutputLines(report, changes, commands)) io.out(terminalSafe(line));
+      for (const line of undoLines(report, commands)) io.out(terminalSafe(line));
     }
   }
   return report.refused.length > 0 ? 1 : 0;

@@ -5,18 +5,30 @@ const maxNamed = 3;
 
 /**
  * What `undoRun` did, for the user: what it put back, what it removed because the run had created it (a file the run
- * created is never called "restored"), and each file it left alone with why; a few paths are named, more counted.
+ * created is never called "restored"), and each file it left alone with why; a file it took back only some changes to
+ * is said so once, with what it kept and why; a few paths are named, more counted.
  * An Undo that found nothing to do says why: an earlier Undo put the changes back, or the run changed no file.
  */
 export function describeUndo(report: UndoReport): string {
   // A file the run changed twice is restored twice (newest change first), and is still one file.
   const removedPaths = new Set(report.removed.map((entry) => entry.path));
+  const refusedPaths = new Set(report.refused.map((entry) => entry.path));
   const restored = [...new Set(report.restored.filter((path) => !removedPaths.has(path)))];
+  // A file Undo took some of the run's changes back from and kept one of (a task file's ticks, one line changed since) is
+  // said as such: "restored tasks.md. Left alone: tasks.md…" named it both ways (a trial).
+  const partly = restored.filter((path) => refusedPaths.has(path));
+  const whole = restored.filter((path) => !refusedPaths.has(path));
   const done = [
-    ...(restored.length > 0 ? [`restored ${named(restored, 'file')}`] : []),
+    ...(whole.length > 0 ? [`restored ${named(whole, 'file')}`] : []),
     ...(report.removed.length > 0 ? [`removed ${removedText(report.removed)}`] : []),
+    ...(partly.length > 0 ? [`took back part of the run's changes to ${named(partly, 'file')}`] : []),
   ].join(' and ');
-  const leftAlone = report.refused.length > 0 ? ` Left alone: ${report.refused.map(refusedText).join('; ')}.` : '';
+  const kept = report.refused.filter((entry) => restored.includes(entry.path));
+  const refused = report.refused.filter((entry) => !restored.includes(entry.path));
+  const leftAlone = [
+    ...(kept.length > 0 ? [` Kept: ${kept.map(refusedText).join('; ')}.`] : []),
+    ...(refused.length > 0 ? [` Left alone: ${refused.map(refusedText).join('; ')}.`] : []),
+  ].join('');
   if (done !== '') return `Undo ${done}.${leftAlone}`;
   if (leftAlone !== '') return `Undo changed nothing.${leftAlone}`;
   // Undo of a run already undone (a notification's button pressed late): say so, not "restored 0 files".

@@ -142,7 +142,12 @@ describe('task-planner CLI', function () {
       for (const [args, says] of [
         [['run', plan, '--from', 'S1'], /^--from does not apply to "run"; it goes with "rerun" or "undo"\. Nothing was done\./],
         [['plan', 'write a', '--approve', 'S1'], /^--approve does not apply to "plan"; it goes with "resume"\./],
-        [['runs', '--format', 'kiro'], /^--format does not apply to "runs"; it goes with "import" or "export"\./],
+        [['runs', '--format', 'kiro'], /^--format does not apply to "runs"; it goes with "import" or "export"\. Nothing was done\./],
+        // A newcomer's run --format, which the docs said run read: refused, saying how run tells the format and what to do instead.
+        [
+          ['run', plan, '--format', 'kiro'],
+          /^--format does not apply to "run"; it goes with "import" or "export"\. "run" tells a task file's format by its name and content; to read it as another format, import it first \(task-planner import FILE --format F --out plan\.json\) and run plan\.json\. Nothing was done\./,
+        ],
         // A newcomer's run --trace FILE wrote no file and said nothing.
         [['run', plan, '--trace', 'run.jsonl'], /^--trace does not apply to "run"; it goes with "trace"\. Run first, then write its trace: task-planner trace <runId> --trace FILE/],
       ] as const) {

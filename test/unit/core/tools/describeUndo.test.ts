@@ -13,6 +13,13 @@ describe('describeUndo', () => {
     assert.equal(describeUndo(report({ restored: ['a', 'b', 'c', 'd'] })), 'Undo restored 4 files.');
   });
 
+  it('says a file it took back only some changes to once, with what it kept and why, never as both restored and left alone (a trial)', () => {
+    const why = 'tasks.md was changed after step T001 changed it, and undoing would lose those changes';
+    const ticks = report({ restored: ['tasks.md', 'tasks.md', 'a.txt'], refused: [{ path: 'tasks.md', reason: why }, { path: 'b.txt', reason: 'b.txt is a hard link' }] });
+    assert.equal(describeUndo(ticks), `Undo restored a.txt and took back part of the run's changes to tasks.md. Kept: ${why}. Left alone: b.txt is a hard link.`);
+    assert.equal(describeUndo(report({ restored: ['tasks.md'], refused: [{ path: 'tasks.md', reason: why }] })), `Undo took back part of the run's changes to tasks.md. Kept: ${why}.`);
+  });
+
   it('never calls a file the run created "restored": it says it removed it, folders with a slash', () => {
     assert.equal(describeUndo(report({ restored: ['new.txt'], removed: [{ path: 'new.txt', kind: 'file' }] })), 'Undo removed new.txt, which the run created.');
     const mixed = report({
