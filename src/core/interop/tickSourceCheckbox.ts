@@ -1,9 +1,8 @@
 import type { StepEpilogue } from '../engine/runOptions';
 import { changeFile } from '../tools/fileChange';
-import type { Step } from '../plan/planSchema';
 import type { ToolContext } from '../tools/tool';
-import { checkboxTicks } from './checkboxTicks';
-import type { SourceOrigin } from './sourceOrigin';
+import { checkboxTicks, type TickTarget } from './checkboxTicks';
+import { readOrigin, type SourceOrigin } from './sourceOrigin';
 import { tickTaskLine } from './tickTaskLine';
 
 /**
@@ -14,18 +13,34 @@ import { tickTaskLine } from './tickTaskLine';
  * diff as the approval policy says; checkpointed, so undoing the run unticks it. The task is
  * found again in the file as it is now (`tickTaskLine`); a task no longer there, a file
  * deleted or outside the workspace is refused with a message saying so, the file unchanged. A task with sub-tasks is
- * ticked once they are done, by the last of them to complete (`checkboxTicks`); sub-tasks that complete at the same time
- * each see the other still going, and leave their task unticked (Kiro's and checklists' sub-tasks run one after another).
+ * ticked once they are done, by the last of them to complete (`checkboxTicks`), in the same change as its own tick. Which
+ * sub-tasks are done is decided under the file's lock, a sub-task ticked in the file counting as done: two sub-tasks that
+ * completed at the same moment each saw the other still running, and their task stayed unticked.
  */
 export const tickSourceCheckbox: StepEpilogue = (step, tools, signal, run) => {
-  const ticks = checkboxTicks(step, run.plan?.steps ?? [step], (id) => run.steps[id]?.status === 'completed');
-  if (ticks.length === 0) return undefined;
-  return (async () => {
-    for (const target of ticks) await tick(target.step, target.origin, tools, signal);
-  })();
+  const steps = run.plan?.steps ?? [step];
+  const origin = step.input === undefined ? undefined : readOrigin(step.input).origin;
+  if (origin === undefined || !origin.tick) return undefined;
+  const completed = (id: string): boolean => run.steps[id]?.status === 'completed';
+  return tick(origin, step.title, tools, signal, (current) => {
+    const tickedIn = (id: string): boolean => {
+      const other = steps.find((each) => each.id === id);
+      const its = other?.input === undefined ? undefined : readOrigin(other.input).origin;
+      const ticked = its === undefined ? undefined : tickTaskLine(current, its, other!.title);
+      return ticked?.ok === true && ticked.text === current;
+    };
+    return checkboxTicks(step, steps, (id) => completed(id) || tickedIn(id));
+  });
 };
 
-async function tick(step: Step, origin: SourceOrigin, tools: ToolContext, signal: AbortSignal): Promise<void> {
+/** Ticks, in one change of the task file `origin` (of the step titled `title`) names, the checkboxes `ticksOf` finds in the file as it is now. */
+async function tick(
+  origin: SourceOrigin,
+  title: string,
+  tools: ToolContext,
+  signal: AbortSignal,
+  ticksOf: (current: string) => TickTarget[],
+): Promise<void> {
   // The tick is the run's own change of the task file, not the step's: it is within the step's files, so it asks as the
   // approval policy says (outside them it asked under every policy, "outside the files the step said it would change", and
   // without a terminal, under --allow-file-changes, it was deferred and lost).
@@ -36,10 +51,14 @@ async function tick(step: Step, origin: SourceOrigin, tools: ToolContext, signal
       path: origin.file,
       operation: 'edit',
       propose(current) {
-        if (current === undefined) throw new Error(`${origin.file} is gone, so the checkbox of "${step.title}" could not be ticked.`);
-        const ticked = tickTaskLine(current, origin, step.title);
-        if (!ticked.ok) throw new Error(ticked.problem);
-        return ticked.text;
+        if (current === undefined) throw new Error(`${origin.file} is gone, so the checkbox of "${title}" could not be ticked.`);
+        let text = current;
+        for (const target of ticksOf(current)) {
+          const ticked = tickTaskLine(text, target.origin, target.step.title);
+          if (!ticked.ok) throw new Error(ticked.problem);
+          text = ticked.text;
+        }
+        return text;
       },
     },
     signal,

@@ -118,8 +118,8 @@ describe('tickSourceCheckbox', () => {
     assert.equal(done.status, 'completed');
     assert.deepEqual(warnings(done.events), []);
     assert.equal(memory.snapshot()[file], kiro.replace('- [ ] 1.', '- [x] 1.').replace('- [ ] 1.1', '- [x] 1.1').replace('- [ ] 1.2', '- [x] 1.2').replace('- [ ] 2.', '- [x] 2.').replace('- [ ]* 1.3', '- [x]* 1.3'));
-    // 1. is ticked with its last sub-task, not before them.
-    assert.deepEqual(order, ['1.1', '1.1 1.2', '1. 1.1 1.2', '1. 1.1 1.2 1.3', '1. 1.1 1.2 1.3 2.'].map((ticked) => ticked));
+    // 1. is ticked with its last sub-task, in the same change, not before them.
+    assert.deepEqual(order, ['1.1', '1. 1.1 1.2', '1. 1.1 1.2 1.3', '1. 1.1 1.2 1.3 2.']);
 
     const failing = createMemoryWorkspace({ [file]: kiro });
     const halted = await run(plan.plan, {
@@ -132,6 +132,36 @@ describe('tickSourceCheckbox', () => {
     });
     assert.equal(halted.status, 'failed');
     assert.equal(failing.snapshot()[file], kiro.replace('- [ ] 1.1', '- [x] 1.1'), 'the task above a failed sub-task was ticked');
+  });
+
+  it('attack: sub-tasks that complete at the same moment tick their task, whichever ticks last (each saw the other still running)', async () => {
+    const kiro = ['# Implementation Plan', '', '- [ ] 1. Tag storage', '  - [ ] 1.1 Add the model', '  - [ ] 1.2 Add the store', ''].join('\n');
+    const file = '.kiro/specs/tags/tasks.md';
+    const result = importTaskFile(file, kiro, { model: true, tick: true });
+    assert.ok(result.ok);
+    // Written by hand: both sub-tasks wait on their task alone and change files of their own, so they run side by side.
+    const sideBySide = { '1.1': { writes: ['src/model.ts'] }, '1.2': { dependsOn: ['1'], writes: ['src/store.ts'] } } as Record<string, Partial<Plan['steps'][number]>>;
+    const plan: Plan = { ...result.plan, steps: result.plan.steps.map((step) => ({ ...step, ...sideBySide[step.id] })) };
+    for (const round of [0, 1]) {
+      const memory = createMemoryWorkspace({ [file]: kiro });
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let waiting = 0;
+      const done = await run(plan, {
+        workspace: memory,
+        stepRunner: async (step) => {
+          if (step.id === '1') return 'done';
+          // Both sub-tasks end together, in either order.
+          if (++waiting === 2) setImmediate(release);
+          await gate;
+          if (round === 1 && step.id === '1.1') await Promise.resolve();
+          return 'done';
+        },
+      });
+      assert.equal(done.status, 'completed');
+      assert.deepEqual(warnings(done.events), []);
+      assert.equal(memory.snapshot()[file], kiro.replace(/- \[ \]/g, '- [x]'), `round ${round}`);
+    }
   });
 
   it('leaves the file alone when the import did not ask for ticks', async () => {
