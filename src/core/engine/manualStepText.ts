@@ -1,4 +1,5 @@
 import { readableValue } from '../text/readableValue';
+import { changeResultLine } from '../text/stepResultText';
 import { collapseBlankLines } from '../text/collapseBlankLines';
 import { capText, textCaps } from '../text/capText';
 import { oneLine } from '../text/oneLine';
@@ -12,12 +13,13 @@ const maxNameLength = 200;
 
 
 /**
- * A dependency's result as text for a person (`readableValue`: a tool's result one `key: value` line per field, a
- * file's content with its line breaks, never escaped JSON), cut to `manualResultPreviewLength` characters (ending in
- * `…` when cut).
+ * A dependency's result as text for a person (a file or folder change in words, `changeResultLine`; else `readableValue`:
+ * a tool's result one `key: value` line per field, a file's content with its line breaks, never escaped JSON), cut to
+ * `manualResultPreviewLength` characters (ending in `…` when cut).
  */
 export function manualResultPreview(value: unknown): string {
-  const text = readableValue(value);
+  // A file change in words, "created hello.txt": a trial's "Done?" question showed "path: …, operation: created, …".
+  const text = changeResultLine(value) ?? readableValue(value);
   return text.length <= manualResultPreviewLength ? text : `${text.slice(0, manualResultPreviewLength - 1)}…`;
 }
 

@@ -17,7 +17,7 @@ import { stepStateView, stoppedRun } from './stepStatusView';
 import { describeCheck } from '../plan/describeCheck';
 import type { Step } from '../plan/planSchema';
 import { shownUsd } from '../../shared/shownUsd';
-import { describedResult, fileChangeResult } from './stepResultText';
+import { describedResult, fileChangeResult } from '../text/stepResultText';
 import { readOrigin } from '../interop/sourceOrigin';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */

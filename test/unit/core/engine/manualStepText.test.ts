@@ -5,6 +5,9 @@ describe('manualResultPreview', () => {
   it('shows a string as it is, a tool\'s result one field a line, and anything else as JSON', () => {
     assert.equal(manualResultPreview('built in 3 s'), 'built in 3 s');
     assert.equal(manualResultPreview({ files: 2 }), 'files: 2');
+    // A file change in words, not its fields (a trial's "Done?" question).
+    assert.equal(manualResultPreview({ path: 'hello.txt', operation: 'created', changed: true, bytes: 6 }), 'created hello.txt');
+    assert.equal(manualResultPreview({ path: 'docs', created: true }), 'created the folder docs/');
     assert.equal(manualResultPreview([1, 'a']), '[1,"a"]');
     assert.equal(manualResultPreview(null), 'null');
     assert.equal(manualResultPreview(undefined), 'undefined', 'a step without a result says so rather than showing nothing');

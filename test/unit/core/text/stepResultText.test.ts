@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describedResult } from '../../../../src/core/view/stepResultText';
+import { describedResult } from '../../../../src/core/text/stepResultText';
 
 // The second newcomer's finds (2026-12-01): "S001 Create a folder docs: path: docs, created: true" and "path: RELEASE,
 // content: 0.4.0 , startLine: 1, endLine: 1, totalLines: 1, truncated: false" in the summary.

@@ -8,6 +8,14 @@ export function describedResult(result: unknown, maxLine: number): string | unde
 }
 
 /**
+ * A result that only says what a step changed (a file written, edited or deleted, a folder made) in words, "created
+ * hello.txt"; `undefined` for any other, whose text (a read's content, a command's output) is worth showing as it is.
+ */
+export function changeResultLine(result: unknown): string | undefined {
+  return fileChangeLine(result) ?? directoryLine(result);
+}
+
+/**
  * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: the project's program that ran
  * (`program`, when not PATH's), its exit code and what its tests counted (`testCounts`), else the last line it printed,
  * rather than its JSON with escaped newlines. `undefined` for any other result.
