@@ -130,21 +130,24 @@ const generatedContent =
 const maxGivenText = 200;
 
 /**
- * "Create a file hello.txt with hello", "… containing "two words"", "… with the text Hi there", "write 'hi' to a.txt": the
+ * "Create a file hello.txt with hello", "… containing "two words"", "create RELEASE.md with the text 0.1.0", "write 'hi' to a.txt": the
  * file holding that text and a closing newline. Only a text the words give literally: quoted, after "the text", or one
  * plain word that names no kind of content (an editor trial's "Create a file X with hello" became a person's step).
  */
 function fileWithText(line: string): ToolCall | undefined {
   const created =
-    /^(?:create|add|make|write)\s+(?:(?:a|an|the|new)\s+)*file\s+(?:(?:called|named)\s+)?(\S+)\s+(?:with|containing|that\s+(?:says|contains))\s+(?:(?:the\s+)?(text|content|contents|line|words?)\s+)?(\S.*)$/i.exec(
+    /^(?:create|add|make|write)\s+(?:(?:a|an|the|new)\s+)*(file\s+(?:(?:called|named)\s+)?)?(\S+)\s+(?:with|containing|that\s+(?:says|contains))\s+(?:(?:the\s+)?(text|content|contents|line|words?)\s+)?(\S.*)$/i.exec(
       line,
     );
   const written = created ? undefined : /^write\s+("[^"]*"|'[^']*'|`[^`]*`)\s+(?:to|into|in)\s+(?:the\s+)?(?:file\s+)?(\S+)$/i.exec(line);
-  const path = cleanToken((created?.[1] ?? written?.[2]) ?? '');
-  const given = created?.[3] ?? written?.[1] ?? '';
+  const path = cleanToken((created?.[2] ?? written?.[2]) ?? '');
+  const given = created?.[4] ?? written?.[1] ?? '';
   const quoted = /^(["'`])(.*)\1$/.exec(given);
-  const text = quoted ? quoted[2]! : created?.[2] !== undefined ? given : /^[\w!?,'-]+$/.test(given) && !generatedContent.test(given) ? given : undefined;
-  if (text === undefined || text.length > maxGivenText || !isPathToken(path) || path.endsWith('/') || path.startsWith('/')) return undefined;
+  // One plain word or version ("hello", "0.1.0"), never a phrase: "with an express server" is what to write, not the text.
+  const text = quoted ? quoted[2]! : created?.[3] !== undefined ? given : /^[\w!?,.'-]+$/.test(given) && !generatedContent.test(given) ? given : undefined;
+  // Without the word "file", the name must look like one (a path with a dot or slash): "create tests with jest" is no file.
+  const named = created?.[1] !== undefined || written !== null || /[./]/.test(path);
+  if (text === undefined || !named || text.length > maxGivenText || !isPathToken(path) || path.endsWith('/') || path.startsWith('/')) return undefined;
   return { tool: 'write_file', args: { path, content: `${text}\n` } };
 }
 

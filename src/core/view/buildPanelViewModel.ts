@@ -174,12 +174,12 @@ function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: stri
 
 /**
  * "3 steps are yours to do, 1 question is yours to answer; 2 run by themselves, 1 after you approve it." (skipped steps
- * left out), and "Set up a model to let agents do them." when `noModel`: a question asks you, so it never counts as running
- * by itself, nor does a step that `asks` for approval before it acts.
+ * left out), and "Set up a model to let agents do your steps." when `noModel`: a question asks you, so it never counts as
+ * running by itself, nor does a step that `asks` for approval before it acts. A plan with nothing of yours but approvals
+ * says so too ("2 steps run after you approve them."); one that asks nothing of you says nothing.
  */
 function manualSummaryOf(steps: readonly Step[], noModel: boolean, asks: (step: Step) => boolean): { manualSummary?: string } {
   const manual = steps.filter((step) => step.kind === 'manual').length;
-  if (manual === 0) return {};
   const questions = steps.filter((step) => step.kind === 'clarification').length;
   // Without a model, an agent's step does not run by itself: it waits for a model (a newcomer read "1 runs by itself"
   // beside the notice that it cannot run).
@@ -187,15 +187,22 @@ function manualSummaryOf(steps: readonly Step[], noModel: boolean, asks: (step: 
   const running = steps.filter((step) => step.kind !== 'manual' && step.kind !== 'clarification' && !(noModel && performedBy(step.kind, 'model')));
   const approved = running.filter(asks).length;
   const others = running.length - approved;
-  const yours = manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`;
-  const asked = questions === 0 ? '' : questions === 1 ? ', 1 question is yours to answer' : `, ${questions} questions are yours to answer`;
+  if (manual === 0 && questions === 0 && approved === 0) return {};
+  const yours = [
+    ...(manual === 0 ? [] : [manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`]),
+    ...(questions === 0 ? [] : [questions === 1 ? '1 question is yours to answer' : `${questions} questions are yours to answer`]),
+  ].join(', ');
+  // The first count of a sentence names what it counts ("1 step runs by itself"), the ones after it need not.
+  const step = (count: number, first: boolean): string => (first ? `${count} step${count === 1 ? '' : 's'}` : `${count}`);
   // A command that asks first does not run by itself (an editor trial read "runs by itself" and was then asked).
-  const byThemselves = others === 0 ? [] : others === 1 ? ['1 runs by itself'] : [`${others} run by themselves`];
-  const afterYou = approved === 0 ? [] : approved === 1 ? ['1 after you approve it'] : [`${approved} after you approve them`];
-  const ran = [...byThemselves, ...afterYou];
-  const rest = ran.length === 0 ? '' : `; ${ran.join(', ')}`;
-  const waiting = needModel === 0 ? '' : needModel === 1 ? '; 1 needs a model' : `; ${needModel} need a model`;
-  return { manualSummary: `${yours}${asked}${rest}${waiting}.${noModel ? ' Set up a model to let agents do them.' : ''}` };
+  const byThemselves = others === 0 ? [] : [`${step(others, yours === '')} ${others === 1 ? 'runs by itself' : 'run by themselves'}`];
+  const verb = others > 0 ? '' : approved === 1 ? ' runs' : ' run';
+  const afterYou = approved === 0 ? [] : [`${step(approved, yours === '' && others === 0)}${verb} after you approve ${approved === 1 ? 'it' : 'them'}`];
+  const ran = [...byThemselves, ...afterYou].join(', ');
+  const waiting = needModel === 0 ? '' : needModel === 1 ? '1 needs a model' : `${needModel} need a model`;
+  const sentence = [yours, ran, waiting].filter((part) => part !== '').join('; ');
+  // "Them" named the steps of yours, and read as the approved ones too (an editor trial).
+  return { manualSummary: `${sentence}.${noModel && manual > 0 ? ' Set up a model to let agents do your steps.' : ''}` };
 }
 
 const defaultApprovalSetting: ApprovalSetting = { policy: 'writesAndCommands', trusted: true };

@@ -242,14 +242,14 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const manual = (id: string) => makeStep(id, { kind: 'manual', agent: undefined });
     const tool = (id: string) => makeStep(id, { kind: 'tool', tool: 'read_file', agent: undefined });
     const noModel = { regenerateBlockedReason: 'No model.' };
-    assert.equal(reviewOf({ plan: makePlan([manual('M1')]), ...noModel }).manualSummary, '1 step is yours to do. Set up a model to let agents do them.');
+    assert.equal(reviewOf({ plan: makePlan([manual('M1')]), ...noModel }).manualSummary, '1 step is yours to do. Set up a model to let agents do your steps.');
     assert.equal(
       reviewOf({ plan: makePlan([manual('M1'), manual('M2'), tool('T1')]), ...noModel }).manualSummary,
-      '2 steps are yours to do; 1 runs by itself. Set up a model to let agents do them.',
+      '2 steps are yours to do; 1 runs by itself. Set up a model to let agents do your steps.',
     );
     assert.equal(
       reviewOf({ plan: makePlan([manual('M1'), tool('T1'), tool('T2')]), ...noModel }).manualSummary,
-      '1 step is yours to do; 2 run by themselves. Set up a model to let agents do them.',
+      '1 step is yours to do; 2 run by themselves. Set up a model to let agents do your steps.',
     );
   });
 
@@ -259,7 +259,7 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const tool = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
     assert.equal(
       reviewOf({ plan: makePlan([manual, agent, tool]), regenerateBlockedReason: 'No model.' }).manualSummary,
-      '1 step is yours to do; 1 runs by itself; 1 needs a model. Set up a model to let agents do them.',
+      '1 step is yours to do; 1 runs by itself; 1 needs a model. Set up a model to let agents do your steps.',
     );
     assert.equal(reviewOf({ plan: makePlan([manual, agent, tool]) }).manualSummary, '1 step is yours to do; 2 run by themselves.', 'with a model it does run by itself');
   });
@@ -275,12 +275,17 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const read = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
     const command = (id: string) => makeStep(id, { kind: 'tool', tool: 'run_command', args: { command: 'npm test' }, agent: undefined });
     assert.equal(reviewOf({ plan: makePlan([manual, read, command('C1')]) }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 after you approve it.');
-    assert.equal(reviewOf({ plan: makePlan([manual, command('C1'), command('C2')]) }).manualSummary, '1 step is yours to do; 2 after you approve them.');
+    assert.equal(reviewOf({ plan: makePlan([manual, command('C1'), command('C2')]) }).manualSummary, '1 step is yours to do; 2 run after you approve them.');
     // A file write asks under the default policy, and not when only commands ask.
     const write = makeStep('W1', { kind: 'tool', tool: 'write_file', args: { path: 'a.txt', content: 'a' }, agent: undefined });
-    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]) }).manualSummary, '1 step is yours to do; 2 after you approve them.');
+    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]) }).manualSummary, '1 step is yours to do; 2 run after you approve them.');
     const commandsOnly = { approvalSetting: { policy: 'commandsOnly' as const, trusted: true } };
     assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]), ...commandsOnly }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 after you approve it.');
+    // Nothing of yours but approvals is said too; a plan that asks nothing of you says nothing.
+    assert.equal(reviewOf({ plan: makePlan([write, command('C1')]) }).manualSummary, '2 steps run after you approve them.');
+    assert.equal(reviewOf({ plan: makePlan([read, command('C1')]) }).manualSummary, '1 step runs by itself, 1 after you approve it.');
+    assert.equal(reviewOf({ plan: makePlan([command('C1')]) }).manualSummary, '1 step runs after you approve it.');
+    assert.equal(reviewOf({ plan: makePlan([read]) }).manualSummary, undefined);
   });
 
   it('counts a question as the user\'s to answer, never as a step that runs by itself (issue 28 walked again)', () => {
@@ -289,11 +294,11 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const question = (id: string) => makeStep(id, { kind: 'clarification', agent: undefined, input: 'Which one?' });
     assert.equal(
       reviewOf({ plan: makePlan([question('Q1'), tool('T1'), manual('M1'), tool('T2')]), regenerateBlockedReason: 'No model.' }).manualSummary,
-      '1 step is yours to do, 1 question is yours to answer; 2 run by themselves. Set up a model to let agents do them.',
+      '1 step is yours to do, 1 question is yours to answer; 2 run by themselves. Set up a model to let agents do your steps.',
     );
     assert.equal(
       reviewOf({ plan: makePlan([question('Q1'), question('Q2'), manual('M1')]), regenerateBlockedReason: 'No model.' }).manualSummary,
-      '1 step is yours to do, 2 questions are yours to answer. Set up a model to let agents do them.',
+      '1 step is yours to do, 2 questions are yours to answer. Set up a model to let agents do your steps.',
     );
   });
 });
