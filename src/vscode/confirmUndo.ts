@@ -42,15 +42,16 @@ export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, file
   const restored = files.filter((file) => !made.has(file) && !kept.has(file));
   const removed = files.filter((file) => made.has(file) && !kept.has(file));
   const lines: string[] = [];
-  if (restored.length === 1) lines.push(vscode.l10n.t('This file goes back to how it was before the run: {0}.', fileList(restored)));
-  if (restored.length > 1) lines.push(vscode.l10n.t('These files go back to how they were before the run: {0}.', fileList(restored)));
-  if (removed.length === 1) lines.push(vscode.l10n.t('This file, which the run created, is deleted: {0}.', fileList(removed)));
-  if (removed.length > 1) lines.push(vscode.l10n.t('These files, which the run created, are deleted: {0}.', fileList(removed)));
+  if (restored.length === 1) lines.push(vscode.l10n.t('This file will go back to how it was before the run: {0}.', fileList(restored)));
+  if (restored.length > 1) lines.push(vscode.l10n.t('These files will go back to how they were before the run: {0}.', fileList(restored)));
+  if (removed.length === 1) lines.push(vscode.l10n.t('This file, which the run created, will be deleted: {0}.', fileList(removed)));
+  if (removed.length > 1) lines.push(vscode.l10n.t('These files, which the run created, will be deleted: {0}.', fileList(removed)));
   // Named before the choice: a trial's dialog said README.md went back, and Undo then left it alone (changed since).
   if (kept.size > 0) {
     lines.push(vscode.l10n.t('Left as it is, changed since the run (Undo then offers to show what it would overwrite): {0}.', fileList(changedSince)));
   }
-  lines.push(vscode.l10n.t('A file changed since the run is left as it is. Task Planner cannot redo what Undo takes back.'));
+  // Said of the files above alone: a rule of its own beside them read as if some file had changed (an editor trial).
+  lines.push(vscode.l10n.t('Task Planner cannot redo what Undo takes back.'));
   const detail = lines.join('\n\n');
   const choice = await showWarning(question, { modal: true, detail }, keep, undo).then(undefined, () => undefined);
   return choice === undo;

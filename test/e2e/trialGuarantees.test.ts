@@ -145,7 +145,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     await dialogShown(page, 'Undo the run');
     await shoot('1-undo-question');
     const undoQuestion = await answerDialog(page, 'Undo the run', 'Undo run');
-    assert.match(undoQuestion.text, /This file goes back to how it was before the run: notes\.txt\./);
+    assert.match(undoQuestion.text, /This file will go back to how it was before the run: notes\.txt\./);
     assert.equal(undoQuestion.focused, 'Keep the changes');
     await notification(page, 'Undo restored notes.txt.');
     // Undo takes back the run's changes, not the typing the user chose to save.
