@@ -176,8 +176,9 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     state.progress,
     state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
     // The attempt a step makes or made; none for a step that ended without one (a skipped step's "attempt 1/3" read as
-    // tried once: a newcomer's trial).
-    (state.attempts > 1 || step.maxAttempts > 1) && (state.attempts > 0 || !terminalStepStatuses.has(state.status))
+    // tried once: a newcomer's trial), nor for one that ended, or whose run stopped, at its first ("rejected by you ·
+    // attempt 1/3" read as if it would be tried again: an editor trial).
+    state.attempts > 1 || (step.maxAttempts > 1 && !terminalStepStatuses.has(state.status) && stopped === undefined)
       ? // A person is asked again for as long as their Done fails its checks: no limit to count against.
         performedBy(step.kind, 'person')
         ? `try ${Math.max(1, state.attempts)}`
