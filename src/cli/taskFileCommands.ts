@@ -17,6 +17,7 @@ import { terminalSafe } from './terminalSafe';
 import { leadsOutside } from '../shared/leadsOutside';
 import { readOrigin } from '../core/interop/sourceOrigin';
 import { checkReadBack } from '../core/interop/tasksToPlan';
+import { toolCallReadBack } from '../core/interop/planToTasks';
 import { oneLine } from '../core/text/oneLine';
 
 /** What `import` and `export` are told on the command line. */
@@ -204,7 +205,12 @@ function exportLosses(plan: Plan, format: InteropFormat): string[] {
   const steps = plan.steps;
   const said = format === 'cursor' ? '' : ' (said in a line of the task, as text)';
   return [
-    ...counted(steps.filter((step) => step.kind === 'tool').length, `tool call with its arguments${said}`, `tool calls with their arguments${said}`),
+    // A task "Run `npm test`" comes back as the command it runs (a newcomer's export of one was said to be theirs to do).
+    ...counted(
+      steps.filter((step) => step.kind === 'tool' && !toolCallReadBack(step)).length,
+      `tool call with its arguments${said}`,
+      `tool calls with their arguments${said}`,
+    ),
     // A file_exists check of a file the task says to create comes back with the task when it is imported again.
     ...counted(steps.reduce((sum, step) => sum + (step.checks ?? []).filter((check) => !checkReadBack(step, check)).length, 0), 'check', 'checks'),
     ...counted(steps.filter((step) => step.verification !== undefined).length, 'verification', 'verifications'),

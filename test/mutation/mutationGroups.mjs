@@ -583,6 +583,7 @@ export const mutationGroups = [
       'src/core/interop/tasksToPlan.ts',
       'src/core/interop/planToTasks.ts',
       'src/core/interop/markdownTasks.ts',
+      'src/core/interop/notePlaces.ts',
       'src/core/interop/htmlBlocks.ts',
       'src/core/interop/specKitFormat.ts',
       'src/core/interop/kiroFormat.ts',

@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import { readMarkdownTasks, writeMarkdownTasks } from './markdownTasks';
+import { readMarkdownTasks, writeMarkdownTasks, type ItemReader } from './markdownTasks';
 import { planToTasks } from './planToTasks';
 import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 
@@ -9,20 +9,18 @@ import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } f
  * names dependencies by step id.
  */
 export function readChecklist(text: string, name: string): SourceDocument {
-  return readMarkdownTasks(
-    text,
-    (itemText) => {
-      const { text: title, dependsOn } = splitDependsOn(itemText.trim());
-      return { title, parallel: false, labels: [], ...(dependsOn !== undefined ? { dependsOn } : {}) };
-    },
-    name,
-  );
+  return readMarkdownTasks(text, readChecklistItem, name);
+}
+
+function readChecklistItem(itemText: string): ReturnType<ItemReader> {
+  const { text: title, dependsOn } = splitDependsOn(itemText.trim());
+  return { title, parallel: false, labels: [], ...(dependsOn !== undefined ? { dependsOn } : {}) };
 }
 
 /** Writes `plan` as a Markdown checklist; a step whose place does not give its dependencies names them by the ids the list reads back (`S1`…). */
 export function writeChecklist(plan: Plan): string {
   const document = planToTasks(plan, { parallel: false, keyOf: (_step, index) => `S${index + 1}` });
-  return writeMarkdownTasks(document, checklistItem, { optionalMark: false, spaced: false });
+  return writeMarkdownTasks(document, { writeItem: checklistItem, readItem: readChecklistItem, optionalMark: false, spaced: false });
 }
 
 function checklistItem(task: SourceTask): string {

@@ -101,6 +101,7 @@ export function importTaskFile(path: string, text: string, options: ImportTaskFi
   const { plan, warnings } = tasksToPlan(document, {
     file: path,
     model: options.model,
+    layout: interopCodecs[format].layout,
     ...(options.tick === true ? { tick: true } : {}),
     ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
   });
@@ -108,13 +109,14 @@ export function importTaskFile(path: string, text: string, options: ImportTaskFi
   plan.steps.forEach((step, index) => {
     origins[step.id] = document.tasks[index]!.line;
   });
-  return { ok: true, format, plan, origins, notes: document.notes.filter((note) => note.text.trim() !== ''), warnings };
+  return { ok: true, format, plan, origins, notes: document.notes.filter((note) => note.text.trim() !== '' && note.section !== true), warnings };
 }
 
 /**
  * The text of `plan` as a file of `format`. The steps in `done` (those a run of the plan completed) are ticked, as a
  * step skipped as done is, and nothing waits for them any more (as for a ticked task read back), so the file says
- * what is left to do.
+ * what is left to do. A Spec Kit, Kiro or checklist file imported and exported to its format unedited keeps its layout
+ * (`writeMarkdownTasks`) and its tasks' own marks (`planToTasks`).
  */
 export function exportTaskFile(plan: Plan, format: InteropFormat, done: ReadonlySet<string> = new Set()): string {
   const ticked =

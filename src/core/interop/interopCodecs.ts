@@ -11,13 +11,15 @@ import { readSpecKit, writeSpecKit } from './specKitFormat';
 export interface InteropCodec {
   read: (text: string, name: string) => SourceDocument & { problem?: string };
   write: (plan: Plan) => string;
+  /** The writer puts each task back among the file's other lines and names the dependencies it named (`TasksToPlanOptions.layout`). */
+  layout: boolean;
 }
 
 /** The reader and writer of every format of `interopFormats`. */
 export const interopCodecs: Record<InteropFormat, InteropCodec> = {
-  speckit: { read: readSpecKit, write: writeSpecKit },
-  kiro: { read: readKiro, write: writeKiro },
-  cursor: { read: readCursor, write: writeCursor },
-  copilot: { read: readCopilot, write: writeCopilot },
-  checklist: { read: readChecklist, write: writeChecklist },
+  speckit: { read: readSpecKit, write: writeSpecKit, layout: true },
+  kiro: { read: readKiro, write: writeKiro, layout: true },
+  cursor: { read: readCursor, write: writeCursor, layout: false },
+  copilot: { read: readCopilot, write: writeCopilot, layout: false },
+  checklist: { read: readChecklist, write: writeChecklist, layout: true },
 };

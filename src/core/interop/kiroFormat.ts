@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import { readMarkdownTasks, writeMarkdownTasks } from './markdownTasks';
+import { readMarkdownTasks, writeMarkdownTasks, type ItemReader } from './markdownTasks';
 import { planToTasks } from './planToTasks';
 import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 
@@ -13,15 +13,13 @@ const kiroKey = /^\d+(?:\.\d+)*$/;
  * tasks in order; "(depends on 2.1)" names dependencies.
  */
 export function readKiro(text: string, name: string): SourceDocument {
-  return readMarkdownTasks(
-    text,
-    (itemText) => {
-      const found = item.exec(itemText.trim());
-      const { text: title, dependsOn } = splitDependsOn(found ? found[2]! : itemText.trim());
-      return { ...(found ? { key: found[1]! } : {}), title, parallel: false, labels: [], ...(dependsOn !== undefined ? { dependsOn } : {}) };
-    },
-    name,
-  );
+  return readMarkdownTasks(text, readKiroItem, name);
+}
+
+function readKiroItem(itemText: string): ReturnType<ItemReader> {
+  const found = item.exec(itemText.trim());
+  const { text: title, dependsOn } = splitDependsOn(found ? found[2]! : itemText.trim());
+  return { ...(found ? { key: found[1]! } : {}), title, parallel: false, labels: [], ...(dependsOn !== undefined ? { dependsOn } : {}) };
 }
 
 /** Writes `plan` as a Kiro `tasks.md`: numbered tasks (the steps' own numbers when they are Kiro's, nested by them), `*` on optional ones. */
@@ -29,7 +27,7 @@ export function writeKiro(plan: Plan): string {
   const own = plan.steps.every((step) => kiroKey.test(step.id));
   const document = planToTasks(plan, { parallel: false, optional: true, keyOf: (step, index) => (own ? step.id : String(index + 1)) });
   for (const task of document.tasks) task.depth = (task.key ?? '').split('.').length - 1;
-  return writeMarkdownTasks(document, kiroItem, { optionalMark: true, spaced: true });
+  return writeMarkdownTasks(document, { writeItem: kiroItem, readItem: readKiroItem, optionalMark: true, spaced: true });
 }
 
 function kiroItem(task: SourceTask): string {

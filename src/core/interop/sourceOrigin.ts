@@ -18,11 +18,17 @@ export interface SourceOrigin {
   parallel: boolean;
   optional: boolean;
   status?: string;
+  /** The keys of the tasks the file said it depends on ("(depends on T010, T011)"), as written; `[]` for "none". */
+  dependsOn?: string[];
+  /** The line of the plan's objective the task came after in the file (`SourceTask.afterNote`): where an export writes it back. */
+  afterNote?: number;
   /** The user chose, at import, to have the task's checkbox ticked in the file once its step completes (`tickSourceCheckbox`). */
   tick: boolean;
 }
 
 const sectionJoin = ' › ';
+const dependsOnName = 'Depends on';
+const afterNoteName = 'After objective line';
 
 /**
  * The lines `readOrigin` reads back, for `task` of `file`; `tick` when its checkbox is to be ticked as its step completes.
@@ -41,6 +47,8 @@ export function originText(file: string, task: SourceTask, tick = false): string
   if (task.parallel) lines.push('- Parallel: yes');
   if (task.optional) lines.push('- Optional: yes');
   if (task.status !== undefined) lines.push(line('Status', task.status));
+  if (task.dependsOn !== undefined) lines.push(line(dependsOnName, task.dependsOn.length === 0 ? 'none' : task.dependsOn.join(', ')));
+  if (task.afterNote !== undefined) lines.push(`- ${afterNoteName}: ${task.afterNote}`);
   if (task.done) lines.push(`- ${doneOriginName}: yes`);
   if (tick && !task.done) lines.push(`- ${tickOriginName}: yes`);
   // A head with nothing after it ends its sentence: "line 5:" read as if something was missing.
@@ -84,6 +92,8 @@ export function readOrigin(input: string): { text: string; origin?: SourceOrigin
     else if (name === 'Parallel') origin.parallel = true;
     else if (name === 'Optional') origin.optional = true;
     else if (name === 'Status') origin.status = value;
+    else if (name === dependsOnName) origin.dependsOn = value === 'none' ? [] : value.split(', ');
+    else if (name === afterNoteName && /^\d+$/.test(value)) origin.afterNote = Number(value);
     else if (name === tickOriginName) origin.tick = true;
   }
   return { text: lines.slice(0, start).join('\n').trimEnd(), origin };

@@ -28,12 +28,19 @@ export interface SourceTask {
   dependsOn?: string[];
   /** The file's own status word when it has more than done and not done (Cursor's `cancelled`). */
   status?: string;
+  /**
+   * Where a task to write stands among the document's notes (`writeMarkdownTasks`): after every note line numbered up to
+   * this (a `SourceNote`'s `line`), before the others. Unset: right after the task before it, no note between them.
+   */
+  afterNote?: number;
 }
 
 /** A line of the file that is not part of a task, kept as written. */
 export interface SourceNote {
   line: number;
   text: string;
+  /** A heading some task is under (its `section` names it too): kept where it stands, but no line the import left unread. */
+  section?: boolean;
 }
 
 /** What a format reader made of a file: its title, its tasks and every other line. */
@@ -41,6 +48,14 @@ export interface SourceDocument {
   title: string;
   tasks: SourceTask[];
   notes: SourceNote[];
+}
+
+/** Sections a Markdown task file can nest below its `#` title (`##` to `######`). */
+const maxSectionDepth = 5;
+
+/** `section` as a Markdown task file can write it below its title: the sections past the fifth joined into the fifth ("D › E"). */
+export function sectionPath(section: readonly string[]): string[] {
+  return section.length > maxSectionDepth ? [...section.slice(0, maxSectionDepth - 1), section.slice(maxSectionDepth - 1).join(' › ')] : [...section];
 }
 
 /** A task with every optional part empty, for readers to fill. */

@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import { readMarkdownTasks, writeMarkdownTasks } from './markdownTasks';
+import { readMarkdownTasks, writeMarkdownTasks, type ItemReader } from './markdownTasks';
 import { planToTasks } from './planToTasks';
 import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 
@@ -12,31 +12,35 @@ const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(?![\s[])([^\n]*)$/;
  * T013)" as named dependencies); an item without an id is a task too.
  */
 export function readSpecKit(text: string, name: string): SourceDocument {
-  return readMarkdownTasks(
-    text,
-    (itemText) => {
-      const found = item.exec(itemText);
-      const tags = found ? [...found[2]!.matchAll(/\[([^\]\s]+)\]\s*/gy)].map((tag) => tag[1]!) : [];
-      const { text: title, dependsOn } = splitDependsOn((found ? found[3]! : itemText).trim());
-      return {
-        ...(found ? { key: found[1]! } : {}),
-        title,
-        parallel: tags.includes('P'),
-        labels: tags.filter((tag) => tag !== 'P'),
-        ...(dependsOn !== undefined ? { dependsOn } : {}),
-      };
-    },
-    name,
-  );
+  return readMarkdownTasks(text, readSpecKitItem, name);
 }
 
-/** Writes `plan` as a Spec Kit `tasks.md`: `T001`… ids (or the steps' own when they are such), `[P]`, story labels, phases as headings. */
+function readSpecKitItem(itemText: string): ReturnType<ItemReader> {
+  const found = item.exec(itemText);
+  const tags = found ? [...found[2]!.matchAll(/\[([^\]\s]+)\]\s*/gy)].map((tag) => tag[1]!) : [];
+  const { text: title, dependsOn } = splitDependsOn((found ? found[3]! : itemText).trim());
+  return {
+    ...(found ? { key: found[1]! } : {}),
+    title,
+    parallel: tags.includes('P'),
+    labels: tags.filter((tag) => tag !== 'P'),
+    ...(dependsOn !== undefined ? { dependsOn } : {}),
+  };
+}
+
+/**
+ * Writes `plan` as a Spec Kit `tasks.md`: `T001`… ids (or the steps' own when they are such), `[P]`, story labels, phases as
+ * headings. A `tasks.md` imported and written back unedited keeps its structure: its front matter, phases and sub-headings,
+ * every other line where it stood among the tasks (a phase's purpose above them, its checkpoint below), `[P]` and
+ * "(depends on …)" where the file wrote them, and nowhere else; only blank lines (one between blocks) and `[X]` (`[x]`) may
+ * differ.
+ */
 export function writeSpecKit(plan: Plan): string {
   const document = planToTasks(plan, {
     parallel: true,
     keyOf: (step, index, steps) => (steps.every((each) => /^T\d+$/.test(each.id)) ? step.id : `T${String(index + 1).padStart(3, '0')}`),
   });
-  return writeMarkdownTasks(document, specKitItem, { optionalMark: false, spaced: false });
+  return writeMarkdownTasks(document, { writeItem: specKitItem, readItem: readSpecKitItem, optionalMark: false, spaced: false });
 }
 
 /**

@@ -6,6 +6,7 @@ import { isReservedStepId, maxChecksPerStep, maxStepIdLength, maxWritePatternLen
 import { maxStepTitleLength } from '../../shared/stepEditSchema';
 import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
+import { notePlaces } from './notePlaces';
 import { originText } from './sourceOrigin';
 import { createdPathsOfTask, emptyTask, oneLineText, pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
 
@@ -19,6 +20,11 @@ export interface TasksToPlanOptions {
   createdAt?: string;
   /** Each step's checkbox is ticked in `file` as the step completes (the origin says so; `tickSourceCheckbox` does it). */
   tick?: boolean;
+  /**
+   * Each step's origin also says the dependencies its task named and where the task stood among the lines kept in the
+   * objective (`notePlaces`), for an export in the file's format to write them back so (`planToTasks`, `writeMarkdownTasks`).
+   */
+  layout?: boolean;
 }
 
 /**
@@ -31,7 +37,8 @@ export interface TasksToPlanOptions {
  * optional ones not critical. The steps are agents' (the `coder`, its `writes` the files
  * the task names) with a model, else a person's; a task that is exactly "Run `<command>`" runs that command
  * (`run_command`, asking first as every command does). Each step's input ends with where it came
- * from (`originText`); the objective is the file's title and every line that is no task.
+ * from (`originText`); the objective is the file's title and every line that is no task (a heading with tasks under it
+ * too: each task's section).
  */
 export function tasksToPlan(document: SourceDocument, options: TasksToPlanOptions): { plan: Plan; warnings: string[] } {
   const warnings: string[] = [];
@@ -58,10 +65,21 @@ export function tasksToPlan(document: SourceDocument, options: TasksToPlanOption
     }
     return id;
   });
-  const steps = document.tasks.map((task, index) => stepOf(task, ids[index]!, dependencies[index]!, options));
   const notes = visibleControls(document.notes.map((note) => note.text).join('\n')).replace(/\n{3,}/g, '\n\n').trim();
   const title = visibleControls(document.title);
   const objective = notes === '' ? title : `${title}\n\n${notes}`;
+  // Only a format whose export writes them back (`layout`) keeps them: a Cursor todo's `dependencies` are its step's own.
+  const places = options.layout === true ? notePlaces(document, objective) : [];
+  const steps = document.tasks.map((task, index) => {
+    const { dependsOn, ...rest } = task;
+    const place = places[index];
+    const origin: SourceTask = {
+      ...rest,
+      ...(options.layout === true && dependsOn !== undefined ? { dependsOn } : {}),
+      ...(place !== undefined ? { afterNote: place } : {}),
+    };
+    return stepOf(origin, ids[index]!, dependencies[index]!, options);
+  });
   const plan: Plan = {
     id: `plan-${contentHash(`${options.file}\n${objective}\n${JSON.stringify(steps)}`)}`,
     version: 1,

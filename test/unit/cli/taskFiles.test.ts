@@ -117,6 +117,23 @@ describe('task-planner CLI: task files of other tools', function () {
     }
   });
 
+  it('export of a Spec Kit file back to Spec Kit does not call its "Run `<command>`" tasks yours to do: imported again they run the command', async () => {
+    const root = join(workspace.path, 'export-run-task');
+    mkdirSync(root, { recursive: true });
+    const file = join(root, 'tasks.md');
+    const text = '# Tasks: Release\n\n## Phase 1: Checks\n\n- [ ] T001 Run `npm test`\n- [ ] T002 [P] Update docs/usage.md\n';
+    writeFileSync(file, text);
+    const exported = await cli(['export', file, '--format', 'speckit', '--workspace', root]);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal(exported.stdout, text);
+    assert.doesNotMatch(exported.stderr, /left out|yours to do/);
+    // A tool call no task says as its command still is said.
+    const plan = join(root, 'list.plan.json');
+    writeFileSync(plan, JSON.stringify({ objective: 'x', steps: [{ id: 'S1', title: 'List', kind: 'tool', tool: 'list_files', args: {}, dependsOn: [] }] }));
+    const listed = await cli(['export', plan, '--format', 'speckit', '--workspace', root]);
+    assert.match(listed.stderr, /left out 1 tool call with its arguments .*yours to do/);
+  });
+
   it('export --run ticks the tasks whose steps that run completed; a run of another plan writes nothing (the editor ticked, the command line could not)', async () => {
     const root = join(workspace.path, 'export-run');
     mkdirSync(root, { recursive: true });
