@@ -356,7 +356,7 @@ export class RunController implements vscode.Disposable {
         ? this.lanes.lane()
         : this.lanes.made().find((candidate) => candidate.running !== undefined && candidate.execution?.has(runId) === true);
     if (!lane?.abort) return false;
-    lane.abort.abort(new Error('Cancelled by the user.'));
+    lane.abort.abort(new Error('Cancelled by you.'));
     return true;
   }
 

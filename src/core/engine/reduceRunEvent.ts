@@ -298,7 +298,7 @@ function resetUnfinishedSteps(draft: RunState, stoppedAt: number | undefined): v
       status: blocked ? 'blocked' : 'pending',
       attempts: current?.attempts ?? 0,
       ...(current?.startedAt === undefined ? {} : { startedAt: current.startedAt }),
-      ...(endedAt === undefined ? {} : { endedAt }),
+      ...(endedAt === undefined || current?.startedAt === undefined ? {} : { endedAt, durationMs: endedAt - current.startedAt }),
       ...(current?.error === undefined ? {} : { error: current.error }),
       ...(current?.diagnosis === undefined ? {} : { diagnosis: current.diagnosis }),
       // The user's feedback on a rejected change is acted on by the step's next attempt, after the resume too.

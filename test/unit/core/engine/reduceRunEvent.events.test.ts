@@ -147,14 +147,14 @@ describe('reduceRunEvent, event by event', () => {
     assert.equal(state.reason, undefined);
     assert.deepEqual(state.warnings, ['a torn line', 'w1', 'w2']);
     // Its attempt keeps its start and ends at the cancel (70): its bar stays in the timeline.
-    assert.deepEqual(state.steps['a'], { id: 'a', status: 'pending', attempts: 1, error: 'boom', diagnosis: 'no file', startedAt: 30, endedAt: 70 });
+    assert.deepEqual(state.steps['a'], { id: 'a', status: 'pending', attempts: 1, error: 'boom', diagnosis: 'no file', startedAt: 30, endedAt: 70, durationMs: 40 });
     assert.deepEqual(state.steps['b'], { id: 'b', status: 'blocked', attempts: 0 });
     assert.equal(state.steps['c']?.status, 'skipped', 'a finished step stays finished');
   });
 
   it('a step a stop cut short keeps the times of its attempt, not stretched by a later stop, and a new attempt has no end', () => {
     const cut = [...aRunning, { type: 'run_cancelled', reason: 'stopped' }] satisfies RunEventBody[];
-    assert.deepEqual(fold(cut).steps['a'], { id: 'a', status: 'pending', attempts: 1, startedAt: 30, endedAt: 40 });
+    assert.deepEqual(fold(cut).steps['a'], { id: 'a', status: 'pending', attempts: 1, startedAt: 30, endedAt: 40, durationMs: 10 });
     // Killed, with no cancel: its attempt ends at the run's last event before the resume.
     const killed = fold([...aRunning, { type: 'step_progress', stepId: 'a', message: 'half' }, { type: 'run_resumed', supplied: {} }]);
     assert.deepEqual([killed.steps['a']?.startedAt, killed.steps['a']?.endedAt], [30, 40]);

@@ -44,5 +44,7 @@ describe('runTimeline', () => {
     const bar = body.run.timeline.bars.find((each) => each.stepId === 'A');
     assert.deepEqual([bar?.startMs, bar?.endMs, bar?.ongoing, bar?.statusLabel], [100, 400, false, 'not finished (run cancelled)']);
     assert.equal(body.run.timeline.bars.length, 2);
+    // Its row says how long it ran too.
+    assert.equal(body.run.steps.find((step) => step.id === 'A')?.durationMs, 300);
   });
 });
