@@ -312,7 +312,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
       await undo.click({ timeout: 5_000 }).catch(() => undefined);
     }
     // Files the run created are said to be deleted (a newcomer read "go back to how they were before the run" as kept).
-    assert.match((await answerDialog(page, 'Undo step S2', 'Undo from here')).text, /These files, which the run created, are deleted: two\.txt, three\.txt\./);
+    assert.match((await answerDialog(page, 'Undo step S2', 'Undo from here')).text, /These files, which the run created, will be deleted: two\.txt, three\.txt\./);
     await notification(page, 'from step S2: Undo removed three.txt and two.txt, which the run created.');
     assert.equal(readFileSync(join(folder, 'one.txt'), 'utf8'), 'one\n', 'the step before was undone');
     assert.equal(existsSync(join(folder, 'two.txt')), false);
