@@ -214,7 +214,9 @@ function tokenize(line: string): Token[] {
   const token = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
   for (let match = token.exec(line); match; match = token.exec(line)) {
     const quoted = match[3] === undefined;
-    tokens.push({ text: match[1]?.replace(/\\(.)/g, '$1') ?? match[2] ?? match[3]!, quoted });
+    // As a shell reads double quotes: a backslash escapes only $ ` " \ and a line break; before anything else it stays
+    // (`node -e "…\n…"` lost its backslash and printed an "n": a trial).
+    tokens.push({ text: match[1]?.replace(/\\([$`"\\\n])/g, '$1') ?? match[2] ?? match[3]!, quoted });
   }
   return tokens;
 }

@@ -23,6 +23,11 @@ describe('recognizeCommand: real command lines only (issue 29, item 2)', () => {
     }
   });
 
+  it('reads double quotes as a shell does: a backslash escapes only $ ` " \\ and stays before anything else (a trial\'s "\\n" became "n")', () => {
+    assert.deepEqual(argvOf('run node -e "console.log(\'a\\nb\')"'), [['node', '-e', "console.log('a\\nb')"]]);
+    assert.deepEqual(argvOf('run echo "a \\"quoted\\" \\$HOME \\\\ end"'), [['echo', 'a "quoted" $HOME \\ end']]);
+  });
+
   it('reads the well-known forms: the suite of a test runner, the tests with a program, a linter on paths or on the project', () => {
     assert.deepEqual(argvOf('run the pytest suite'), [['pytest']]);
     assert.deepEqual(argvOf('Run pytest suite'), [['pytest']]);
