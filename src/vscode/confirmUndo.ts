@@ -9,8 +9,10 @@ export interface UndoQuestion {
   readonly objective: string;
   /** The step Undo starts from (Undo from here); absent for the whole run. */
   readonly fromStep?: string;
-  /** The folder-relative paths Undo would put back, in first-change order (at least one). */
+  /** The folder-relative paths of the files Undo would put back, in first-change order (at least one file or folder). */
   readonly files: readonly string[];
+  /** The folders the run created, which Undo removes when nothing else is in them; absent when none. */
+  readonly folders?: readonly string[];
   /** Those of `files` the run created, which Undo removes; absent when none. */
   readonly created?: readonly string[];
   /** Those of `files` changed since the run, which Undo leaves as they are (`filesChangedSince`); absent when none. */
@@ -27,7 +29,7 @@ const namedFiles = 5;
  * Asks in a modal dialog before Undo takes back a run's changes, which Task Planner cannot bring back (a newcomer's click on
  * "Undo run" in a notification undid a run at once). "Keep the changes" comes first, so a stray Enter keeps them.
  */
-export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, files, created = [], changedSince = [] }) => {
+export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, files, created = [], changedSince = [], folders = [] }) => {
   // Not "Keep the changes" as the close affordance, to drop the Cancel beside it: the editor puts that button last and
   // focuses the first, so a stray Enter would undo.
   const [keep, undo] = [vscode.l10n.t('Keep the changes'), fromStep === undefined ? vscode.l10n.t('Undo run') : vscode.l10n.t('Undo from here')];
@@ -46,6 +48,9 @@ export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, file
   if (restored.length > 1) lines.push(vscode.l10n.t('These files will go back to how they were before the run: {0}.', fileList(restored)));
   if (removed.length === 1) lines.push(vscode.l10n.t('This file, which the run created, will be deleted: {0}.', fileList(removed)));
   if (removed.length > 1) lines.push(vscode.l10n.t('These files, which the run created, will be deleted: {0}.', fileList(removed)));
+  const madeFolders = fileList(folders.map(asFolder));
+  if (folders.length === 1) lines.push(vscode.l10n.t('This folder, which the run created, will be removed if nothing else is in it: {0}.', madeFolders));
+  if (folders.length > 1) lines.push(vscode.l10n.t('These folders, which the run created, will be removed if nothing else is in them: {0}.', madeFolders));
   // Named before the choice: a trial's dialog said README.md went back, and Undo then left it alone (changed since).
   if (kept.size > 0) {
     lines.push(vscode.l10n.t('Left as it is, changed since the run (Undo then offers to show what it would overwrite): {0}.', fileList(changedSince)));
@@ -61,4 +66,9 @@ export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, file
 function fileList(files: readonly string[]): string {
   const shown = files.slice(0, namedFiles).map((file) => shownLine(visibleDirection(file), 120));
   return files.length > namedFiles ? vscode.l10n.t('{0} and {1} more', shown.join(', '), files.length - namedFiles) : shown.join(', ');
+}
+
+/** "notes/": a folder named as one. */
+function asFolder(path: string): string {
+  return path.endsWith('/') ? path : `${path}/`;
 }

@@ -42,7 +42,10 @@ export class RunChanges implements vscode.Disposable {
     const inScope = (checkpoint: Checkpoint): boolean => steps?.has(checkpoint.stepId) ?? true;
     const asked = all.filter((checkpoint) => isFileChange(checkpoint) && inScope(checkpoint) && left(checkpoint));
     const files = [...new Set(asked.map((checkpoint) => checkpoint.path))];
-    if (files.length > 0) {
+    // The folders it made are named too (a trial's Undo removed notes/ unannounced), and a run that made only folders asks.
+    const made = all.filter((checkpoint) => !isFileChange(checkpoint) && inScope(checkpoint) && left(checkpoint));
+    const folders = [...new Set(made.map((checkpoint) => checkpoint.path))];
+    if (files.length + folders.length > 0) {
       const created = createdPaths(asked, chain);
       // Named as left alone before the user chooses, not only after (Undo leaves them as they are).
       const changedSince = await runtime.filesChangedSince(this.lanes.workspaceOf(lane), asked).catch(() => []);
@@ -51,6 +54,7 @@ export class RunChanges implements vscode.Disposable {
         files,
         ...(created.length > 0 ? { created } : {}),
         ...(changedSince.length > 0 ? { changedSince } : {}),
+        ...(folders.length > 0 ? { folders } : {}),
         ...(fromStep ? { fromStep: fromStep.stepId } : {}),
       };
       if (!(await this.confirm(question))) return undefined;

@@ -32,6 +32,16 @@ describe('confirmUndoDialog: what Undo is about to do, before the user chooses',
     assert.deepEqual(shown[0]?.buttons, ['Keep the changes', 'Undo run']);
   });
 
+  it('names the folders the run created, which Undo removes when nothing else is in them (a trial\'s Undo removed notes/ unannounced)', async () => {
+    answer = 'Undo run';
+    assert.equal(await confirmUndoDialog({ objective: 'Add a todo list', files: ['notes/todo.md'], created: ['notes/todo.md'], folders: ['notes'] }), true);
+    assert.deepEqual(shown[0]?.detail.split('\n\n'), [
+      'This file, which the run created, will be deleted: notes/todo.md.',
+      'This folder, which the run created, will be removed if nothing else is in it: notes/.',
+      'Task Planner cannot redo what Undo takes back.',
+    ]);
+  });
+
   it('says every file goes back when none changed since, and keeping the changes undoes nothing', async () => {
     answer = 'Keep the changes';
     assert.equal(await confirmUndoDialog({ objective: 'Add --verbose', files: ['src/cli.js', 'README.md'] }), false);
