@@ -1,9 +1,9 @@
-import type { RunEvent, RunState, SkipCause } from '../core/engine/runEvents';
+import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
 import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
-import { notStoppingNote, skippedStepWords } from '../shared/stepStatusLabels';
+import { notStoppingNote, skippedStepText } from '../shared/stepStatusLabels';
 import { keptFileText } from '../core/tools/withheldFiles';
 import { reasonBesideFailures } from '../core/engine/criticalHalt';
 import { shellWord } from './shellWord';
@@ -73,7 +73,7 @@ export function progressReporter(
         return;
       case 'step_skipped':
         ended++;
-        line('↷', `${label(event.stepId)} ${skipWords(event.cause, event.reason)}`);
+        line('↷', `${label(event.stepId)} ${skippedStepText(event.cause, event.reason, (detail) => oneLine(detail, maxTextLength))}`);
         return;
       case 'step_progress':
         if (event.percent === undefined || !newTenth(printed.get(event.stepId), event.percent)) return;
@@ -120,10 +120,4 @@ export function progressReporter(
 /** `text` ending as a sentence ends (a reason "Interrupted (Ctrl+C)." read "(Interrupted (Ctrl+C).)." in brackets). */
 function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
-}
-
-/** Why a step was skipped, after its label, in the words of every view (`skippedStepWords`). */
-function skipWords(cause: SkipCause | undefined, reason: string): string {
-  const { label, detail } = skippedStepWords(cause, reason);
-  return detail === '' ? label : `${label}: ${oneLine(detail, maxTextLength)}`;
 }

@@ -81,3 +81,9 @@ export function skippedStepWords(cause: SkipCause | undefined, reason: string | 
   const detail = words.detail === 'none' ? '' : words.detail === 'rejection' ? rejectionDetail(reason) : (reason ?? '');
   return { label: words.label, detail: detail.trim() };
 }
+
+/** A skipped step in one text, "label: detail" (`skippedStepWords`), its detail made fit for the view by `fit` (cut, escaped). */
+export function skippedStepText(cause: SkipCause | undefined, reason: string | undefined, fit: (detail: string) => string): string {
+  const { label, detail } = skippedStepWords(cause, reason);
+  return detail === '' ? label : `${label}: ${fit(detail)}`;
+}

@@ -2,7 +2,7 @@ import type { RunEvent } from '../engine/runEvents';
 import type { Critique } from '../plan/critiquePlan';
 import type { Plan, Step } from '../plan/planSchema';
 import type { RequestKind } from '../../shared/vocabulary';
-import { skippedStepWords } from '../../shared/stepStatusLabels';
+import { skippedStepText } from '../../shared/stepStatusLabels';
 import { capText } from '../text/capText';
 import { visibleLine } from './planMarkdown';
 import type { RunSummary } from './runSummary';
@@ -80,8 +80,7 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
     case 'step_failed':
       return `- ✗ ${title(event.stepId)} (attempt ${event.attempt}): ${chatText(event.error, chatLimits.line)}\n`;
     case 'step_skipped': {
-      const { label, detail } = skippedStepWords(event.cause, event.reason);
-      return `- ↷ ${title(event.stepId)} ${label}${detail === '' ? '' : `: ${chatText(detail, chatLimits.line)}`}\n`;
+      return `- ↷ ${title(event.stepId)} ${skippedStepText(event.cause, event.reason, (detail) => chatText(detail, chatLimits.line))}\n`;
     }
     case 'approval_requested':
     case 'clarification_requested':

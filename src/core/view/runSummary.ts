@@ -10,7 +10,7 @@ import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
-import { doneInSourceLabel, notNeededLabel, rejectedLabel, skippedStepWords } from '../../shared/stepStatusLabels';
+import { doneInSourceLabel, notNeededLabel, rejectedLabel, skippedStepText } from '../../shared/stepStatusLabels';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
 import { keptFileText } from '../tools/withheldFiles';
 import { stepStateView, stoppedRun } from './stepStatusView';
@@ -339,8 +339,7 @@ function stepLine(state: RunState['steps'][string], stopped: StoppedRunStatus | 
     case 'skipped': {
       // A failure its policy went past is said with its diagnosis, as a failure is.
       const reason = state.skipCause === 'failed' ? (state.diagnosis ?? state.error) : (state.reason ?? state.error);
-      const { label, detail } = skippedStepWords(state.skipCause, reason);
-      return oneLine(detail === '' ? label : `${label}: ${head(detail)}`, summaryLimits.line);
+      return oneLine(skippedStepText(state.skipCause, reason, head), summaryLimits.line);
     }
     default:
       return stepStateView(state, stopped).label;
