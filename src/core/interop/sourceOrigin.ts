@@ -28,7 +28,8 @@ export interface SourceOrigin {
 
 const sectionJoin = ' › ';
 const dependsOnName = 'Depends on';
-const afterNoteName = 'After objective line';
+// "Request": the word the panel uses for the objective ("Full request"); "objective line" meant nothing to a reader.
+const afterNoteName = 'After request line';
 
 /**
  * The lines `readOrigin` reads back, for `task` of `file`; `tick` when its checkbox is to be ticked as its step completes.

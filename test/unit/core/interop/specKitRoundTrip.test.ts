@@ -216,7 +216,7 @@ describe('Spec Kit round trip of an edited objective (property)', () => {
         const steps = plan.steps.map((step, index) => {
           const place = places[index];
           if (place === undefined || place === null) return step;
-          return { ...step, input: `${step.input!.replace(/\n- After objective line: \d+$/m, '')}\n- After objective line: ${place}` };
+          return { ...step, input: `${step.input!.replace(/\n- After request line: \d+$/m, '')}\n- After request line: ${place}` };
         });
         const edited: Plan = { ...plan, objective: ['Tasks: Generated', ...lines].join('\n'), steps };
         const written = exportTaskFile(edited, 'speckit');
