@@ -34,6 +34,9 @@ const looks: Record<StepStatus, StatusLook> = {
   skipped: { icon: 'circle-slash', color: 'disabledForeground' },
 };
 
+/** A step of a stopped run that had started and did not end: the stop cut it short. */
+const cutShortLook: StatusLook = { icon: 'stop-circle', color: 'disabledForeground' };
+
 /** A step or run whose changes Undo took back: its files no longer hold its work, so it never looks completed (green). */
 export const undoneLook: StatusLook = { icon: 'discard', color: 'descriptionForeground' };
 
@@ -53,10 +56,18 @@ export function stoppedRun(status: RunStatus | undefined): StoppedRunStatus | un
  * condition was not met (a fix after tests that passed) is "not needed"; one whose task was ticked in the file it was
  * imported from is "done in the source file"; one whose change or command the user
  * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); in a run `stopped`
- * before its end, a step that did not end is "not finished (run cancelled)"; any other as its status.
+ * before its end, a step that did not end is "not finished (run cancelled)", with a stop sign when it had started; any
+ * other as its status.
  */
-export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }, stopped?: StoppedRunStatus): StepStatusView {
-  if (stopped !== undefined && !terminalStepStatuses.has(state.status)) return { ...stepStatusView(state.status), label: notFinishedLabel(stopped) };
+export function stepStateView(
+  state: { status: StepStatus; skipCause?: SkipCause | undefined; startedAt?: number | undefined },
+  stopped?: StoppedRunStatus,
+): StepStatusView {
+  if (stopped !== undefined && !terminalStepStatuses.has(state.status)) {
+    // One the stop cut short as it ran is told from one that never started (an editor trial saw the same empty circle).
+    const look = state.startedAt === undefined ? stepStatusView(state.status) : cutShortLook;
+    return { ...look, label: notFinishedLabel(stopped) };
+  }
   if (state.status === 'skipped' && state.skipCause !== undefined) return { ...skipLooks[state.skipCause], label: skipCauseWords[state.skipCause].label };
   return stepStatusView(state.status);
 }

@@ -141,6 +141,18 @@ describe('planTreeModel', () => {
     assert.equal(planTreeModel(plan, 'flat', interrupted, cache)[1]!.description, 'agent: coder · not finished (run interrupted)');
   });
 
+  it('shows a stop sign on a step the stop cut short as it ran, and the circle of one that never started (an editor trial)', () => {
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    run = reduceRunEvent(run, { type: 'run_cancelled', reason: 'Cancelled by you', runId: 'r', seq: 3, time: 900 });
+    const rows = planTreeModel(plan, 'flat', run);
+    assert.deepEqual(rows.map((row) => [row.icon, row.description]), [
+      ['stop-circle', 'read_file · not finished (run cancelled) · 895 ms'],
+      ['debug-pause', 'agent: coder · not finished (run cancelled)'],
+      ['circle-large-outline', 'clarification · not finished (run cancelled)'],
+    ]);
+  });
+
   it('explains a step in its tooltip', () => {
     const tooltip = planTreeModel(plan)[1]!.tooltip;
     assert.match(tooltip, /Input: do b/);
