@@ -4,6 +4,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { SessionPlan } from '../core/session/sessionPlan';
 import { planTreeModel, spokenRow, type PlanTreeLayout, type PlanTreeNode, type StepNodeCache } from '../core/view/planTreeModel';
 import { capText } from '../core/text/capText';
+import { planName } from '../core/plan/planName';
 import { visibleControls } from '../shared/visibleCharacters';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
@@ -175,7 +176,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   shownDescription(): string | undefined {
     if (this.showing === 'session' || this.plan === undefined) return undefined;
     // A plain "…": the view cuts its title at its own width too, and a "(N more characters cut)" note was cut with it.
-    const objective = shownLine(this.plan.objective, 48);
+    const objective = shownLine(planName(this.plan), 48);
     // The status first: the view cuts its title at its width, and a newcomer never saw "· nothing done" at the end.
     if (this.run === undefined) return objective;
     const undone = this.undone?.runId === this.run.runId ? this.undone.extent : undefined;

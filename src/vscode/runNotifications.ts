@@ -3,6 +3,7 @@ import { showRunChangeCommand } from './runChangeDiff';
 import type { RunResult } from '../core/engine/runOptions';
 import type { RunState, StepStatus } from '../core/engine/runEvents';
 import { capText } from '../core/text/capText';
+import { planName } from '../core/plan/planName';
 import { oneLine } from '../core/text/oneLine';
 import { visibleDirection } from '../core/text/visibleDirection';
 import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
@@ -118,7 +119,7 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
         : failureText
   }${kept}`;
   // Named by its request, so two runs' notifications (two folders, a repair) are told apart.
-  const objective = known?.plan?.objective;
+  const objective = known?.plan === undefined ? undefined : planName(known.plan);
   const message = visibleDirection(
     capText(
       objective === undefined

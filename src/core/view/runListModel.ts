@@ -1,5 +1,6 @@
 import type { RunState } from '../engine/runEvents';
 import { describeStepProgress, stepProgress } from '../../shared/stepProgress';
+import { planName } from '../plan/planName';
 import { oneLine } from '../text/oneLine';
 import { runStatusLabel, undoneLabels } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
@@ -37,8 +38,8 @@ export function runListModel(
     // A run whose changes Undo took back never keeps the green check of one whose work is in the files.
     const view = undone && !active ? undoneLook : runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
-    // one line: a request of several lines would otherwise show its breaks in the row
-    const label = oneLine(state.plan?.objective ?? state.runId, 200);
+    // One line: a request of several lines would otherwise show its breaks in the row; an imported file by its title.
+    const label = oneLine(state.plan === undefined ? state.runId : planName(state.plan), 200);
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
     // Undo takes back files, not the run's outcome: a completed run stays completed, and says its changes are undone.
     const repair = repairNumber(state);
