@@ -11,6 +11,7 @@ import { repairNumber, replacedByRepair } from '../core/engine/replanRecord';
 import type { RunState } from '../core/engine/runEvents';
 import { shellWord } from './shellWord';
 import { undoneLabels } from '../shared/runStatusLabels';
+import { planName } from '../core/plan/planName';
 
 /** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
 const maxObjectiveLength = 120;
@@ -43,6 +44,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
   const checkpoints = createCheckpointFolder(directory);
   const rows: RunRow[] = [];
   const states: RunState[] = [];
+  const names = new Map<string, string>();
   for (const listing of await store.list()) {
     try {
       const journal = await store.load(listing.runId);
@@ -55,6 +57,8 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       const changes = await checkpoints.list(listing.runId).then(undoneChanges, () => undefined);
       const undone = (changes?.steps.size ?? 0) > 0;
       states.push(state);
+      // The table names an imported file's run by its title, as the editor does; the JSON keeps the whole objective.
+      if (state.plan) names.set(listing.runId, planName(state.plan));
       const repair = repairNumber(state);
       rows.push({
         ...(repair === undefined ? {} : { repair }),
@@ -98,7 +102,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       header,
       ...listed.map((row, index) => {
         const done = `${row.completed}/${row.steps}`;
-        return [row.runId, statuses[index] ?? '', done, row.updatedAt, oneLine(row.objective, maxObjectiveLength)];
+        return [row.runId, statuses[index] ?? '', done, row.updatedAt, oneLine(names.get(row.runId) ?? row.objective, maxObjectiveLength)];
       }),
     ];
     const widths = header.map((_, column) => Math.max(...table.map((cells) => cells[column]?.length ?? 0)));

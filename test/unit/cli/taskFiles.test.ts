@@ -115,6 +115,14 @@ describe('task-planner CLI: task files of other tools', function () {
       assert.match(exported.stdout, /^- \[x\] Run `ls`$/m, tick.join(' '));
       assert.match(exported.stdout, /^- \[ \] Read the notes out loud$/m, tick.join(' '));
     }
+    // `runs` names them by the file's title, as the editor does, not by the objective flattened with the file's other lines.
+    writeFileSync(todo, '# Chores\n\nThe weekly ones.\n\n- [ ] Run `ls`\n');
+    const noted = await cli(['run', todo, '--allow-command', 'ls', '--workspace', root, '--json']);
+    const { runId } = JSON.parse(noted.stdout) as { runId: string };
+    const runs = await cli(['runs', '--workspace', root]);
+    assert.match(runs.stdout, new RegExp(`^${runId} .* Chores$`, 'm'), runs.stdout);
+    const listed = JSON.parse((await cli(['runs', '--workspace', root, '--json'])).stdout) as { runId: string; objective: string }[];
+    assert.equal(listed.find((row) => row.runId === runId)?.objective, 'Chores\n\nThe weekly ones.', 'the JSON keeps the whole objective');
   });
 
   it('export of a Spec Kit file back to Spec Kit does not call its "Run `<command>`" tasks yours to do: imported again they run the command', async () => {
