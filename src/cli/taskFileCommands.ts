@@ -164,7 +164,7 @@ export interface ExportRun {
 export async function exportCommand(file: string, options: TaskFileOptions, io: CliIo, run?: ExportRun): Promise<number> {
   const format = parseTaskFormat(options.format);
   if (format === undefined) throw new UsageError(`export needs --format, one of ${interopFormats.join(', ')}.`);
-  // A task file is read as `run` reads it (a newcomer's `export tasks.md` read the Markdown as a plan file: tasks "# TODO").
+  // A task file is read as `run` reads it (a newcomer's `export tasks.md` read the Markdown as a plan file: its heading became a task).
   const { plan } = await loadRunnablePlan(file, options.model, io);
   const done = run === undefined ? new Set<string>() : stepsDoneIn(plan, await runOfPlan(plan, file, run), ranTasksOf);
   await emit(exportTaskFile(plan, format, done), options.out, io, run === undefined ? [] : [run.workspace]);

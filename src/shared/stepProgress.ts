@@ -1,4 +1,5 @@
 import { doneInSourceLabel, notNeededLabel, rejectedLabel } from './stepStatusLabels';
+import type { SkipCause } from './vocabulary';
 
 /**
  * How far a run got, counted one way everywhere (panel, status bar, notifications, Runs
@@ -21,6 +22,17 @@ export interface StepProgress {
   doneInSource: number;
 }
 
+/** What a skipped step counts as, by why it was skipped: a new cause is named here by the compiler. */
+const countedAs: Readonly<Record<SkipCause, Exclude<keyof StepProgress, 'total' | 'completed'>>> = {
+  failed: 'failed',
+  rejected: 'rejected',
+  dependency: 'skipped',
+  halted: 'skipped',
+  plan: 'skipped',
+  source: 'doneInSource',
+  condition: 'notNeeded',
+};
+
 /**
  * Counts `steps` by status (a skipped step whose `skipCause` is `failed` as failed, `rejected` as rejected, `condition` as not needed,
  * `source` as done in the source file); steps
@@ -31,11 +43,8 @@ export function stepProgress(steps: Iterable<{ status: string; skipCause?: strin
   let seen = 0;
   for (const { status, skipCause } of steps) {
     seen += 1;
-    if (status === 'skipped' && skipCause === 'failed') progress.failed += 1;
-    else if (status === 'skipped' && skipCause === 'rejected') progress.rejected += 1;
-    else if (status === 'skipped' && skipCause === 'condition') progress.notNeeded += 1;
-    else if (status === 'skipped' && skipCause === 'source') progress.doneInSource += 1;
-    else if (status === 'completed' || status === 'failed' || status === 'skipped') progress[status] += 1;
+    if (status === 'skipped') progress[skipCause !== undefined && Object.hasOwn(countedAs, skipCause) ? countedAs[skipCause as SkipCause] : 'skipped'] += 1;
+    else if (status === 'completed' || status === 'failed') progress[status] += 1;
   }
   progress.total = Math.max(total, seen);
   return progress;

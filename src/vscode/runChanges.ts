@@ -11,6 +11,7 @@ import { confirmUndoDialog, type ConfirmUndo } from './confirmUndo';
 import { commandsNotUndone, journaledChanges } from '../core/engine/commandsNotUndone';
 import { undoLines } from '../core/tools/describeUndo';
 import { createdPaths } from '../core/tools/undoneChanges';
+import { planName } from '../core/plan/planName';
 
 /**
  * What stored runs changed in their folders, and Undo of it: each run's checkpoints, read from the folder whose journal
@@ -40,17 +41,18 @@ export class RunChanges implements vscode.Disposable {
     // What a failed change never wrote, or an earlier Undo took back, is not asked about.
     const left = (checkpoint: Checkpoint): boolean => checkpoint.state !== 'undone' && checkpoint.state !== 'abandoned';
     const inScope = (checkpoint: Checkpoint): boolean => steps?.has(checkpoint.stepId) ?? true;
-    const asked = all.filter((checkpoint) => isFileChange(checkpoint) && inScope(checkpoint) && left(checkpoint));
+    const undoing = all.filter((checkpoint) => inScope(checkpoint) && left(checkpoint));
+    const asked = undoing.filter(isFileChange);
     const files = [...new Set(asked.map((checkpoint) => checkpoint.path))];
     // The folders it made are named too (a trial's Undo removed notes/ unannounced), and a run that made only folders asks.
-    const made = all.filter((checkpoint) => !isFileChange(checkpoint) && inScope(checkpoint) && left(checkpoint));
-    const folders = [...new Set(made.map((checkpoint) => checkpoint.path))];
+    const folders = [...new Set(undoing.filter((checkpoint) => !isFileChange(checkpoint)).map((checkpoint) => checkpoint.path))];
     if (files.length + folders.length > 0) {
       const created = createdPaths(asked, chain);
       // Named as left alone before the user chooses, not only after (Undo leaves them as they are).
       const changedSince = await runtime.filesChangedSince(this.lanes.workspaceOf(lane), asked).catch(() => []);
       const question = {
-        objective: state?.plan?.objective ?? runId,
+        // Named as the Runs view names it: an imported file by its title.
+        objective: state?.plan === undefined ? runId : planName(state.plan),
         files,
         ...(created.length > 0 ? { created } : {}),
         ...(changedSince.length > 0 ? { changedSince } : {}),

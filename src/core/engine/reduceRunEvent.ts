@@ -291,14 +291,11 @@ function resetUnfinishedSteps(draft: RunState, stoppedAt: number | undefined): v
     const current = draft.steps[step.id];
     if (current && terminalStepStatuses.has(current.status)) continue;
     const blocked = step.dependsOn.some((id) => draft.steps[id]?.status !== 'completed');
-    // The attempt the stop cut short keeps its bar in the timeline (an editor trial saw it vanish on Cancel).
-    const endedAt = current?.startedAt === undefined ? undefined : (current.endedAt ?? stoppedAt);
     draft.steps[step.id] = {
       id: step.id,
       status: blocked ? 'blocked' : 'pending',
       attempts: current?.attempts ?? 0,
-      ...(current?.startedAt === undefined ? {} : { startedAt: current.startedAt }),
-      ...(endedAt === undefined || current?.startedAt === undefined ? {} : { endedAt, durationMs: endedAt - current.startedAt }),
+      ...cutShortTimes(current, stoppedAt),
       ...(current?.error === undefined ? {} : { error: current.error }),
       ...(current?.diagnosis === undefined ? {} : { diagnosis: current.diagnosis }),
       // The user's feedback on a rejected change is acted on by the step's next attempt, after the resume too.
@@ -368,4 +365,16 @@ function forgetSupplied(draft: RunState, stepId: string): void {
 function skipCauseOfEvent(event: { reason: string; cause?: SkipCause | undefined }): SkipCause {
   if (event.cause === 'plan' && event.reason === doneInSourceLabel) return 'source';
   return event.cause ?? skipCauseOf(event.reason);
+}
+
+/**
+ * The times of the attempt of `current` a stop cut short: its start, and its end at `stoppedAt` or where an earlier stop
+ * ended it (a later stop does not stretch it); none for a step that had not started. Its bar stays in the timeline (an
+ * editor trial saw it vanish on Cancel).
+ */
+function cutShortTimes(current: StepState | undefined, stoppedAt: number | undefined): Pick<StepState, 'startedAt' | 'endedAt' | 'durationMs'> {
+  const startedAt = current?.startedAt;
+  if (startedAt === undefined) return {};
+  const endedAt = current?.endedAt ?? stoppedAt;
+  return endedAt === undefined ? { startedAt } : { startedAt, endedAt, durationMs: endedAt - startedAt };
 }

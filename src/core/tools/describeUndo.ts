@@ -23,8 +23,9 @@ export function describeUndo(report: UndoReport): string {
     ...(report.removed.length > 0 ? [`removed ${removedText(report.removed)}`] : []),
     ...(partly.length > 0 ? [`took back part of the run's changes to ${named(partly, 'file')}`] : []),
   ].join(' and ');
-  const kept = report.refused.filter((entry) => restored.includes(entry.path));
-  const refused = report.refused.filter((entry) => !restored.includes(entry.path));
+  const inPart = new Set(partly);
+  const kept = report.refused.filter((entry) => inPart.has(entry.path));
+  const refused = report.refused.filter((entry) => !inPart.has(entry.path));
   const leftAlone = [
     ...(kept.length > 0 ? [` Kept: ${kept.map(refusedText).join('; ')}.`] : []),
     ...(refused.length > 0 ? [` Left alone: ${refused.map(refusedText).join('; ')}.`] : []),
