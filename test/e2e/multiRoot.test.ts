@@ -83,7 +83,10 @@ describe('Task Planner in a multi-root workspace (browser workbench)', function 
     await quickInputField(page, 'Task Planner: review the plan');
     // The Plan tree names the folder above the steps.
     await planRow(/^web\s*workspace folder/).waitFor({ timeout: 10_000 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start' }).first().click();
+    // Start, its first row and focused, with the keyboard as the folder above: a click on the row under load started
+    // nothing and the diff never came (a clean clone of 2026-12-07).
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Start' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
 
     // The diff's tab names the folder: both folders could hold notes.txt.
     await page.locator('.tab', { hasText: 'W1 Write the notes' }).first().waitFor({ timeout: 30_000 });
