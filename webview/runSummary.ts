@@ -5,7 +5,8 @@ import { formatDuration } from '../src/shared/formatDuration';
 import { runStatusSentence, undoneLabels, type UndoneExtent } from '../src/shared/runStatusLabels';
 
 /**
- * The end of a run: outcome and counts (the headline), what each step produced, the failures with their
+ * The end of a run: its outcome (the counts and model use are in the header above it, said once), its repairs and
+ * resumes, what each step produced, the failures with their
  * diagnoses, changed files (each opens in the editor), the files kept from the model and "Undo run"; `status` is the
  * run's status in words (`runStatusLabel`), followed by what Undo took back of it (`undone`: a newcomer read "Run completed"
  * over changes undone as the changes being there); Resume and Undo name the run `runId` (the host acts only while it shows it).
@@ -20,7 +21,7 @@ export function renderSummary(
   return html`<section class="summary card" aria-labelledby="summary-heading">
     <h2 id="summary-heading" tabindex="-1">${runStatusSentence(status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span>${undone === undefined ? nothing : html` · ${undoneLabels[undone]}`}</h2>
     ${summary.reason ? html`<p class=${summary.status === 'partial' ? 'keep-lines' : 'error keep-lines'}>${summary.reason}</p>` : nothing}
-    <p>Run ${summary.headline}</p>
+    ${summary.notes === undefined ? nothing : html`<p class="summary-notes">${summary.notes}</p>`}
     ${summary.stepLines.length > 0
       ? html`<h3>What each step produced</h3>
           <ul class="step-lines">

@@ -1,4 +1,4 @@
-import type { RunSummary } from '../core/view/runSummary';
+import { failureListedApart, type RunSummary } from '../core/view/runSummary';
 import type { StepStatus } from '../core/engine/runEvents';
 import { shownRef } from '../core/plan/attachmentTarget';
 import { shortLine } from './shortLine';
@@ -27,17 +27,14 @@ const statusMark: Readonly<Record<StepStatus, string>> = {
  */
 export function summaryText(summary: RunSummary): string[] {
   const lines = [`Run ${summary.runId} ${summary.headline}`];
-  // A failure's output is printed once, under Failures: the reason and the step's line give its first line.
-  // A long or many-line failure only (a command's output): a short one reads best where it is.
-  const listed = new Set(summary.failures.filter((failure) => isLong(failure.diagnosis ?? failure.error)).map((failure) => failure.stepId));
-  if (summary.reason !== undefined) lines.push(`  Reason: ${shortLine(summary.reason, 200, listed.size > 0 ? '(see Failures)' : '')}`);
+  // A long failure's output is printed once, under Failures (`failureListedApart`): the reason gives its first line.
+  const listed = summary.failures.some(failureListedApart);
+  if (summary.reason !== undefined) lines.push(`  Reason: ${shortLine(summary.reason, 200, listed ? '(see Failures)' : '')}`);
   if (summary.steps.length > 0) {
     lines.push('Steps:');
     for (const step of summary.steps) {
       const label = step.title && step.title !== step.id ? `${step.id} ${step.title}` : step.id;
-      // "failed" or "failed (did not stop the run)", without the output that follows it.
-      const line = listed.has(step.id) ? `${step.line.split(':')[0]} (see Failures)` : step.line;
-      lines.push(`  ${statusMark[step.status]} ${label}: ${line}`);
+      lines.push(`  ${statusMark[step.status]} ${label}: ${step.line}`);
       if (step.earlier !== undefined) lines.push(`      ${step.earlier}`);
       if (step.checks !== undefined) lines.push(`      checks: ${step.checks}`);
     }
@@ -59,11 +56,6 @@ export function summaryText(summary: RunSummary): string[] {
   }
   if (summary.keptFromModel !== undefined) lines.push(summary.keptFromModel);
   return lines;
-}
-
-/** Whether a failure's text is worth printing only once: several lines, or longer than a line. */
-function isLong(text: string): boolean {
-  return text.includes('\n') || text.length > 120;
 }
 
 function indentRest(text: string): string {

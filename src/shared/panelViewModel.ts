@@ -291,8 +291,11 @@ export interface RunSummaryView {
   canResume: boolean;
   /** Set once "Undo run" ran: what it did. */
   undoMessage?: string;
-  /** One sentence after "Run": outcome, duration, steps, changed files, repairs, tokens and cost (what the notification and the CLI say too). */
-  headline: string;
+  /**
+   * What the notification's and the command line's headline says beyond what the panel shows apart (the status, counts,
+   * duration and model use in its header; the changed files below): "1 repair plan; resumed once.". Absent when nothing.
+   */
+  notes?: string;
   /** What each step produced, or why it failed or was skipped: one bounded line per step, the plan's first steps. */
   /** `earlier`: a step completed after a failed attempt says why that attempt failed. */
   /** `checks`: how its checks and verification ended, each passed or failed with the check (see the core's `runSummary`). */

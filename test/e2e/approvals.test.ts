@@ -164,7 +164,7 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     await shoot('3-approve-the-rest');
     await dialog.locator('.monaco-button', { hasText: 'Approve the rest of this run' }).click();
     // The rejected write is not a bare "skipped", which read as the run's own choice: not in the notification either.
-    const ended = await notification(page, /run "[^"]*" finished with 1 rejected by you in .*3 of 4 steps completed; 3 files changed/);
+    const ended = await notification(page, /run "[^"]*" finished with 1 step rejected by you in .*3 of 4 steps completed; 3 files changed/);
     assert.doesNotMatch(await ended.innerText(), /skipped/);
     const rejected = page.locator('.sidebar .monaco-list-row', { hasText: 'Write two.txt' }).first();
     assert.match(await rejected.innerText(), /rejected by you/);

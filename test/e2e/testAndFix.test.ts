@@ -2,7 +2,7 @@
 // virtual environment in .venv (made with the machine's python3 and its pytest), planned by the scripted
 // OpenAI-compatible model as the planning prompt teaches (the tests with allowFailure, the fix reading their output,
 // the tests again as its check, and needed only when they failed). Three runs on one project:
-// 1. a fix that does not fix: the run ends "finished with 1 failed", never "completed";
+// 1. a fix that does not fix: the run ends "finished with 1 failed step", never "completed";
 // 2. a fix that fixes: the tests are green and the run completed;
 // 3. the tests green at the first try: the fix is neither asked nor run, it is "not needed", and the run completed.
 // Screenshots in test-results/screenshots/test-and-fix/.
@@ -121,13 +121,13 @@ describe('Run the tests and fix the failure on a Python project with a .venv (br
     await model.close();
   });
 
-  it('1. a fix that does not fix ends "finished with 1 failed", not "completed"', async () => {
+  it('1. a fix that does not fix ends "finished with 1 failed step", not "completed"', async () => {
     model.enqueue(planReply, ...fixTurns('a - b', 'a * b'));
     await planAndStart();
     // The test step runs exactly the check command allowed at Start: it is not asked about again (issue 28, item 11).
     await approveTheEdit('1-wrong-fix-approval');
     assert.equal(await page.locator('.monaco-dialog-box', { hasText: 'wants to run a command' }).count(), 0, 'the command allowed at Start asked again');
-    const ended = await notification(page, /finished with 1 failed/);
+    const ended = await notification(page, /finished with 1 failed step/);
     const text = await ended.innerText();
     assert.doesNotMatch(text, /completed in/);
     await planRow(/Fix the failure.*failed \(did not stop the run\)/).waitFor({ timeout: 30_000 });

@@ -156,7 +156,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.match(planner.statusBarText(), /^\$\(warning\) Task Planner 0\/1 · nothing done$/);
     // The notification's headline says it; no reason after it says it again ("Step S1 was rejected by you.").
     const ended = await until(() => planner.lastRunEndMessage()?.match(/run "Overwrite keep\.txt"/) ? planner.lastRunEndMessage() : undefined);
-    assert.match(ended ?? '', /finished with 1 rejected by you in /);
+    assert.match(ended ?? '', /finished with 1 step rejected by you in /);
     assert.equal(ended?.match(/rejected by you/g)?.length, 1, ended);
   });
 

@@ -105,7 +105,7 @@ export interface RunSummary {
   /**
    * One sentence to follow "Run <id>" or "run": status, duration, steps, changed files,
    * repairs, resumes, tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …"); a run that
-   * went to its end with steps not done starts "finished with 1 failed and 1 skipped in …".
+   * went to its end with steps not done starts "finished with 1 failed step and 1 skipped in …".
    */
   headline: string;
 }
@@ -136,22 +136,6 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
   // The run's working time: a resumed run's stop (a night, a crash) is not part of it.
   const durationMs = Math.max(0, activeTime(state.pauses, endedAt) - startedAt);
   const changed = state.changedFiles ?? [];
-  const steps = planSteps.slice(0, summaryLimits.steps).map((step, index): StepSummaryLine => {
-    const stepState = stepStates[index]!;
-    const earlier = earlierFailure(stepState);
-    const checks = checksLine(step, stepState);
-    return {
-      id: step.id,
-      title: oneLine(step.title, summaryLimits.line),
-      status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
-      line: oneLine(
-        `${stepLine(stepState, stoppedRun(state.status))}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}${yoursLine(step, stepState)}`,
-        summaryLimits.line,
-      ),
-      ...(earlier === undefined ? {} : { earlier }),
-      ...(checks === undefined ? {} : { checks }),
-    };
-  });
   const failed = planSteps.flatMap((step, index) => {
     const stepState = stepStates[index]!;
     return stepState.status === 'failed' || failedThenSkipped(stepState) ? [{ step, state: stepState }] : [];
@@ -162,6 +146,26 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     error: capText(stepState.error ?? 'failed', summaryLimits.failure),
     ...(stepState.diagnosis === undefined ? {} : { diagnosis: capText(stepState.diagnosis, summaryLimits.failure) }),
   }));
+  const listedApart = new Set(failures.filter(failureListedApart).map((failure) => failure.stepId));
+  const steps = planSteps.slice(0, summaryLimits.steps).map((step, index): StepSummaryLine => {
+    const stepState = stepStates[index]!;
+    const earlier = earlierFailure(stepState);
+    const apart = listedApart.has(step.id);
+    const checks = checksLine(step, stepState, apart);
+    const ended = stepLine(stepState, stoppedRun(state.status));
+    return {
+      id: step.id,
+      title: oneLine(step.title, summaryLimits.line),
+      status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
+      line: oneLine(
+        // "failed" or "failed (did not stop the run)", without the output its failure below gives.
+        `${apart ? `${ended.split(':')[0]} (see Failures)` : ended}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}${yoursLine(step, stepState)}`,
+        summaryLimits.line,
+      ),
+      ...(earlier === undefined ? {} : { earlier }),
+      ...(checks === undefined ? {} : { checks }),
+    };
+  });
   const usage = usageOf(state.modelUsage, extras.usage);
   const replanCount = Math.max(state.replanHistory?.length ?? 0, extras.replanCount ?? 0);
   const summary: Omit<RunSummary, 'headline'> = {
@@ -208,6 +212,16 @@ function leftOutText(titles: readonly string[]): string {
   return `, which left out ${titles.length} step${titles.length === 1 ? '' : 's'}, not done: ${named}${more}`;
 }
 
+/**
+ * Whether a failure is said once, under the summary's failures, with each view's step line only saying how the step
+ * ended ("failed (see Failures)"): one of several lines or longer than a line (a command's output). A short one reads best
+ * where it is. The panel said a failed test run's output three times (a newcomer's trial).
+ */
+export function failureListedApart(failure: FailureSummary): boolean {
+  const text = failure.diagnosis ?? failure.error;
+  return text.includes('\n') || text.length > 120;
+}
+
 /** A step whose own attempts failed and whose failure policy then skipped it (its failure did not stop the run). */
 function failedThenSkipped(state: RunState['steps'][string]): boolean {
   return state.status === 'skipped' && state.skipCause === 'failed';
@@ -238,12 +252,22 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
   const notDone = summary.notDone;
   const parts = [notDone === undefined ? describeStepProgress(summary.progress) : describeDone(summary.progress, notDone)];
   if (changedCount > 0) parts.push(`${changedCount} file${changedCount === 1 ? '' : 's'} changed`);
-  if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}${leftOutText(summary.leftOutByRepairs)}`);
-  // A newcomer's run, reloaded twice, read "completed in 1 min 43 s" with nothing to say it had stopped and gone on again.
-  if (summary.resumeCount > 0) parts.push(`resumed ${summary.resumeCount === 1 ? 'once' : `${summary.resumeCount} times`}`);
+  parts.push(...repairsAndResumes(summary));
   if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
   const lead = notDone === undefined ? summary.status : `finished with ${describeNotDoneCounts(notDone)}`;
   return `${lead} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
+}
+
+/**
+ * What a run's headline says beyond its status, counts, changed files and model use, which the panel's header shows
+ * apart: its repair plans (and the steps they left out, not done) and how many times it was resumed. Empty when neither.
+ */
+export function repairsAndResumes(summary: Pick<RunSummary, 'replanCount' | 'leftOutByRepairs' | 'resumeCount'>): string[] {
+  return [
+    ...(summary.replanCount > 0 ? [`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}${leftOutText(summary.leftOutByRepairs)}`] : []),
+    // A newcomer's run, reloaded twice, read "completed in 1 min 43 s" with nothing to say it had stopped and gone on again.
+    ...(summary.resumeCount > 0 ? [`resumed ${summary.resumeCount === 1 ? 'once' : `${summary.resumeCount} times`}`] : []),
+  ];
 }
 
 /** "Kept from the model: .env (a credentials file) and 2 more", or nothing when tools kept no file from it. */
@@ -254,14 +278,20 @@ function keptFromModel(paths: readonly string[]): Pick<RunSummary, 'keptFromMode
   return { keptFromModel: oneLine(`Kept from the model: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, summaryLimits.checks) };
 }
 
-/** "1 failed and 2 skipped", "1 failed", "1 rejected by you and 2 skipped". */
+/**
+ * "1 failed step and 2 skipped", "2 failed steps", "1 step rejected by you and 2 skipped", "1 failed step, 1 rejected by
+ * you and 1 skipped": the first count names what it counts ("finished with 1 rejected by you" read as missing a word, in
+ * an editor trial).
+ */
 function describeNotDoneCounts(notDone: StepsNotDone): string {
+  const steps = (count: number): string => `step${count === 1 ? '' : 's'}`;
   const counts = [
-    ...(notDone.failed.length > 0 ? [`${notDone.failed.length} failed`] : []),
-    ...(notDone.rejected.length > 0 ? [`${notDone.rejected.length} ${rejectedLabel}`] : []),
-    ...(notDone.skipped.length > 0 ? [`${notDone.skipped.length} skipped`] : []),
-  ];
-  return counts.join(' and ');
+    { count: notDone.failed.length, bare: 'failed', named: (count: number) => `failed ${steps(count)}` },
+    { count: notDone.rejected.length, bare: rejectedLabel, named: (count: number) => `${steps(count)} ${rejectedLabel}` },
+    { count: notDone.skipped.length, bare: 'skipped', named: (count: number) => `skipped ${steps(count)}` },
+  ].filter(({ count }) => count > 0);
+  const words = counts.map(({ count, bare, named }, index) => `${count} ${index === 0 ? named(count) : bare}`);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
 }
 
 /**
@@ -307,18 +337,21 @@ function yoursLine(step: Step, state: RunState['steps'][string]): string {
 
 /**
  * The outcomes of `step`'s checks (`state.checks`, in the step's order) and of its verification predicate: the
- * predicate passed when the step completed, failed when a verification failure is what ended it.
+ * predicate passed when the step completed, failed when a verification failure is what ended it. What a failed one found
+ * follows it, unless the step's failure is `listedApart`: that failure (its diagnosis holds every failed check's finding)
+ * says it, once.
  */
-function checksLine(step: Step, state: RunState['steps'][string]): string | undefined {
+function checksLine(step: Step, state: RunState['steps'][string], listedApart: boolean): string | undefined {
+  const found = (detail: string): string => (listedApart ? '' : ` (${head(detail)})`);
   const outcomes = (state.checks ?? []).map((result, index) => {
     const check = step.checks?.[index];
     const what = check === undefined ? result.kind : describeCheck(check);
-    return result.passed ? `passed: ${what}` : `failed: ${what} (${head(result.detail)})`;
+    return result.passed ? `passed: ${what}` : `failed: ${what}${found(result.detail)}`;
   });
   if (step.verification !== undefined && (state.checks ?? []).every((result) => result.passed)) {
     const predicate = `verification ${step.verification}`;
     if (state.status === 'completed') outcomes.push(`passed: ${predicate}`);
-    else if (state.diagnosis !== undefined && state.status !== 'skipped') outcomes.push(`failed: ${predicate} (${head(state.diagnosis)})`);
+    else if (state.diagnosis !== undefined && state.status !== 'skipped') outcomes.push(`failed: ${predicate}${found(state.diagnosis)}`);
   }
   return outcomes.length === 0 ? undefined : oneLine(outcomes.join('; '), summaryLimits.checks);
 }

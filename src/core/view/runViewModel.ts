@@ -13,7 +13,7 @@ import { activeTime, type RunPause } from '../engine/runPauses';
 import type { BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
 import type { ReplanRecord } from '../engine/replanRecord';
-import { runSummary } from './runSummary';
+import { repairsAndResumes, runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import { undoneExtent, type UndoneChanges } from '../tools/undoneChanges';
@@ -215,8 +215,9 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
       ...(source.undone ? { undoneSteps: source.undone.steps } : {}),
     },
   );
+  const notes = repairsAndResumes(summary).join('; ');
   return {
-    headline: summary.headline,
+    ...(notes === '' ? {} : { notes: `${notes.charAt(0).toUpperCase()}${notes.slice(1)}.` }),
     stepLines: summary.steps.map((step) => ({
       id: step.id,
       title: step.title,

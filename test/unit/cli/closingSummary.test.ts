@@ -23,7 +23,7 @@ describe('task-planner run: the closing summary', function () {
     assert.equal(code, 5, `a step failed, so not every step is done (exit 5)\n${stderr}${stdout}`);
     assert.equal(readFileSync(join(workspace.path, 'processed.json'), 'utf8'), readFileSync(join(workspace.path, 'data.json'), 'utf8'));
     assert.doesNotMatch(stdout + stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control character reaches the terminal');
-    assert.match(stdout, /^Run \S+ finished with 1 failed in [^:]+: 2 of 3 steps completed; 1 file changed\.$/m);
+    assert.match(stdout, /^Run \S+ finished with 1 failed step in [^:]+: 2 of 3 steps completed; 1 file changed\.$/m);
     assert.doesNotMatch(stdout, /Reason:/, 'the headline counts the failed step and its line says it: no reason lists it again');
     // One headline: the progress does not announce the end the summary's headline says (a newcomer read two as two runs).
     assert.doesNotMatch(stderr, /^Run \S+ (finished|completed|failed)/m);
@@ -50,7 +50,7 @@ describe('task-planner run: the closing summary', function () {
     const { runId } = JSON.parse(waiting.stdout) as { runId: string };
     const { stdout } = await runCli(['resume', runId, '--workspace', workspace.path, '--reject', 'write=not now']);
     const [headline = '', ...rest] = stdout.trimEnd().split('\n');
-    assert.match(headline, /^Run \S+ finished with 1 rejected by you and 1 skipped in /);
+    assert.match(headline, /^Run \S+ finished with 1 step rejected by you and 1 skipped in /);
     assert.equal(rest.join('\n').match(/rejected by you/g)?.length, 1, stdout);
     assert.equal(stdout.match(/not now/g)?.length, 1, stdout);
     assert.match(stdout, /^ {2}↷ write Write the note: rejected by you: not now$/m);
@@ -118,7 +118,7 @@ describe('task-planner run: the closing summary', function () {
     const runId = /^Run (\S+) waiting/m.exec(waiting.stdout)?.[1] ?? '';
     const request = /^ {2}(note@[0-9a-f]{12}) \(approval\)/m.exec(waiting.stdout)?.[1] ?? '';
     const done = await runCli(['resume', runId, '--workspace', workspace.path, '--approve', request]);
-    assert.match(done.stdout, /^Run \S+ finished with 1 failed/m, done.stdout);
+    assert.match(done.stdout, /^Run \S+ finished with 1 failed step/m, done.stdout);
     assert.match(done.stdout, /^Kept from the model: \.env \(a credentials file\)$/m, 'the resumed run still says it (it is journaled)');
     assert.ok(!(done.stdout + done.stderr + waiting.stdout + waiting.stderr).includes('hunter2'));
   });

@@ -3,7 +3,9 @@ import { progressReporter } from '../../../src/cli/progressReporter';
 import { describeApprovalForTerminal } from '../../../src/cli/terminalInteraction';
 import { shortLine } from '../../../src/cli/shortLine';
 import { summaryText } from '../../../src/cli/summaryText';
-import type { RunSummary } from '../../../src/core/view/runSummary';
+import { runSummary } from '../../../src/core/view/runSummary';
+import { foldRunEvents } from '../../../src/core/engine/reduceRunEvent';
+import type { RunEvent } from '../../../src/core/engine/runEvents';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
 // A step title or objective is plan text: a line break in it must not let a plan print
@@ -102,31 +104,24 @@ describe('a failure\'s output on the terminal (issue 28 item 12)', () => {
     const lines: string[] = [];
     const plan = makePlan([makeStep('T1', { title: 'Run the tests' })]);
     const report = progressReporter(plan, (line) => lines.push(line));
-    report({ type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'retry', retryInMs: 0, time: 0, runId: 'r1', seq: 1 });
-    report({ type: 'verification_failed', stepId: 'T1', attempt: 2, diagnosis: output, time: 0, runId: 'r1', seq: 2 });
-    report({ type: 'step_failed', stepId: 'T1', attempt: 2, error: output, disposition: 'fail', time: 0, runId: 'r1', seq: 3 });
-    report({ type: 'run_failed', reason: `Critical step T1 failed: ${output}`, time: 0, runId: 'r1', seq: 4 });
+    const events: RunEvent[] = [
+      { type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'retry', retryInMs: 0, time: 0, runId: 'r1', seq: 2 },
+      { type: 'verification_failed', stepId: 'T1', attempt: 2, diagnosis: output, time: 0, runId: 'r1', seq: 3 },
+      { type: 'step_failed', stepId: 'T1', attempt: 2, error: output, disposition: 'fail', time: 0, runId: 'r1', seq: 4 },
+      { type: 'run_failed', reason: `Critical step T1 failed: ${output}`, time: 0, runId: 'r1', seq: 5 },
+    ];
+    for (const event of events) report(event);
     assert.deepEqual(lines, [
       '[0/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end) (retrying in 0 ms)',
       '[0/1] ≠ T1 Run the tests failed verification: Command pytest exited with code 1. (in full under Failures at the end)',
       '[1/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end)',
       'Run r1 failed: Critical step T1 failed.',
     ]);
-    const summary = summaryText({
-      runId: 'r1',
-      status: 'failed',
-      headline: 'failed: 0 of 1 step completed, 1 failed.',
-      objective: 'o',
-      reason: `Critical step T1 failed: ${output}`,
-      steps: [{ id: 'T1', title: 'Run the tests', status: 'failed', line: `failed: ${output.replace(/\n/g, ' ').slice(0, 150)}…` }],
-      moreSteps: 0,
-      failures: [{ stepId: 'T1', title: 'Run the tests', error: output }],
-      moreFailures: 0,
-      changedFiles: [],
-      moreChangedFiles: 0,
-    } as unknown as RunSummary).join('\n');
+    // The closing summary as the CLI makes it, from the run's journal.
+    const summary = summaryText(runSummary(foldRunEvents([{ type: 'run_started', plan, time: 0, runId: 'r1', seq: 1 }, ...events]))).join('\n');
     assert.equal(summary.split('test_7 FAILED').length, 2, 'the output is printed more than once');
-    assert.match(summary, /^ {2}Reason: Critical step T1 failed: Command pytest exited with code 1\. \(see Failures\)$/m);
+    // The reason names the step; its failure is under Failures.
+    assert.match(summary, /^ {2}Reason: Critical step T1 failed\.$/m);
     assert.match(summary, /^ {2}✘ T1 Run the tests: failed \(see Failures\)$/m);
   });
 

@@ -61,6 +61,18 @@ function runOf(source: Partial<RunSource> = {}): RunView {
 }
 
 describe('buildPanelViewModel: the run the panel shows', () => {
+  it('says a run\'s repairs and resumes under its heading, not the status, counts and model use its header says (said three times at the top, a trial)', () => {
+    const ended = runOf({ state: state({ resumeCount: 1, replanHistory: [] }), replans: [] });
+    assert.equal(ended.summary?.notes, 'Resumed once.');
+    const repair = (replan: number): ReplanRecord => ({
+      replan, failedRunId: 'run-1', stepIds: ['B'], reason: 'B failed', startedAt: 0, endedAt: 1, keptStepIds: ['A'], newStepIds: [`B${replan}`], repaired: false, planVersion: replan + 1, trials: [],
+    });
+    const repaired = runOf({ state: state({ resumeCount: 2, modelUsage: usage(3) }), replans: [repair(1), repair(2)] });
+    assert.equal(repaired.summary?.notes, '2 repair plans; resumed 2 times.');
+    assert.doesNotMatch(JSON.stringify(repaired.summary), /tokens|failed in|of 3 steps/, 'the header says these');
+    assert.equal(runOf().summary?.notes, undefined);
+  });
+
   it("says in the run's summary which files tools kept from the model, and nothing when none was", () => {
     assert.equal(runOf({ state: state({ withheldFiles: ['.env', '.git/config'] }) }).summary?.keptFromModel, 'Kept from the model: .env (a credentials file), .git/config (inside .git)');
     assert.equal(runOf().summary && 'keptFromModel' in runOf().summary!, false);
@@ -137,7 +149,6 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       doneByYou: false,
       canUndo: true,
       canResume: false,
-      headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',
       stepLines: [
         {
           id: 'A',
@@ -191,7 +202,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.equal(run.summary?.canUndo, true, 'what is still changed can be undone');
     assert.match(run.summary?.stepLines[1]?.line ?? '', / · changed b\.md, since undone$/);
     assert.doesNotMatch(run.summary?.stepLines[0]?.line ?? '', /undone/);
-    assert.match(run.summary?.headline ?? '', /1 file changed/);
+    assert.equal(run.summary?.notes, undefined, "no repair or resume to say beside the header's counts");
     const all = runOf({ state: withFiles, undoMessage: 'Undo restored 1 file.', undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']), anyLeft: false } });
     assert.deepEqual([all.summary?.changedFiles, all.summary?.undoneFiles, all.summary?.canUndo], [[], ['a.md', 'b.md'], false]);
     // The header says it, as the Runs view and the CLI's runs do (a newcomer's trial read "completed 4 of 4" after Undo run).

@@ -132,7 +132,6 @@ describe('buildPanelViewModel', () => {
       doneByYou: false,
       canUndo: true,
       canResume: false,
-      headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.001.',
       stepLines: [
         { id: 'read', title: 'Read', status: 'completed', line: 'hello' },
         { id: 'list', title: 'List', status: 'completed', line: '["a.txt"]' },

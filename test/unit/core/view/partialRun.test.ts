@@ -33,10 +33,10 @@ const partial = stateOf([
 ]);
 
 describe('a run that went to its end with steps not done, in every view', () => {
-  it('the summary says "finished with 1 failed and 1 skipped", lists the failure and marks the failed step failed', () => {
+  it('the summary says "finished with 1 failed step and 1 skipped", lists the failure and marks the failed step failed', () => {
     const summary = runSummary(partial);
     assert.equal(partial.status, 'partial');
-    assert.equal(summary.headline, 'finished with 1 failed and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
+    assert.equal(summary.headline, 'finished with 1 failed step and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
     assert.deepEqual(summary.notDone, { failed: ['test'], rejected: [], skipped: ['fix'] });
     assert.deepEqual(
       summary.steps.map((step) => [step.id, step.status, step.line]),
@@ -52,11 +52,11 @@ describe('a run that went to its end with steps not done, in every view', () => 
 
   it('the chat and the command line say it, never "completed"', () => {
     const chat = chatSummaryMarkdown(runSummary(partial));
-    assert.match(chat, /finished with 1 failed and 1 skipped/);
+    assert.match(chat, /finished with 1 failed step and 1 skipped/);
     assert.match(chat, /- ✗ Run the tests/);
     assert.doesNotMatch(chat, /completed in/);
     const lines = summaryText(runSummary(partial));
-    assert.equal(lines[0], 'Run run-1 finished with 1 failed and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
+    assert.equal(lines[0], 'Run run-1 finished with 1 failed step and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
     assert.match(lines.join('\n'), /^ {2}✘ test Run the tests: failed \(did not stop the run\)/m);
     // The headline counts what is not done and each step's line says it: a reason listing them again would be a third time.
     assert.equal(runSummary(partial).reason, undefined);
@@ -69,7 +69,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.ok(body.mode === 'run');
     assert.equal(body.run.status, 'partial');
     assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0, doneInSource: 0 });
-    assert.match(body.run.summary?.headline ?? '', /^finished with 1 failed and 1 skipped/);
+    assert.equal(body.run.summary?.status, 'partial');
     const [row] = runListModel([{ state: partial, updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now');
     // Not one step completed: "partly done" told a newcomer that some of it was (a trial of 2026-12-06).
     assert.equal(row?.description, 'nothing done · 0/3 · now');
@@ -154,6 +154,24 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.match(planMarkdown(testAndFix, green), /\*\*fix\*\* Fix the failure \(agent: default\) — not needed/);
   });
 
+  it('the headline\'s first count names what it counts, in the plural too, and lists three counts with one "and"', () => {
+    const four = makePlan([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('d', { dependsOn: ['c'] }), makeStep('e', { dependsOn: ['c'] })]);
+    const ended = (bodies: RunEventBody[]): string => runSummary(stateOf([{ type: 'run_started', plan: four }, ...bodies, { type: 'run_completed' }])).headline;
+    const failed = (stepId: string): RunEventBody[] => [
+      { type: 'step_started', stepId, attempt: 1 },
+      { type: 'step_failed', stepId, attempt: 1, error: 'exit 1', disposition: 'skip' },
+    ];
+    const skippedAfterC: RunEventBody[] = [
+      { type: 'step_skipped', stepId: 'd', reason: 'dependency c was skipped', cause: 'dependency' },
+      { type: 'step_skipped', stepId: 'e', reason: 'dependency c was skipped', cause: 'dependency' },
+    ];
+    assert.match(ended([...failed('a'), ...failed('b'), ...failed('c'), ...skippedAfterC]), /^finished with 3 failed steps and 2 skipped in /);
+    assert.match(ended([{ type: 'step_skipped', stepId: 'a', reason: 'Rejected by you', cause: 'rejected' }, { type: 'step_skipped', stepId: 'b', reason: 'Rejected by you', cause: 'rejected' }]),
+      /^finished with 2 steps rejected by you in /);
+    assert.match(ended([...failed('a'), { type: 'step_skipped', stepId: 'b', reason: 'Rejected by you', cause: 'rejected' }, ...failed('c'), ...skippedAfterC]),
+      /^finished with 2 failed steps, 1 rejected by you and 2 skipped in /);
+  });
+
   it('a step whose change the user rejected is said "rejected by you" once, with your reason, never a bare "skipped"', () => {
     const writes = makePlan([makeStep('one', { title: 'Write one.txt' }), makeStep('two', { title: 'Write two.txt' }), makeStep('after', { dependsOn: ['two'] })]);
     const rejected: RunEventBody = { type: 'step_skipped', stepId: 'two', reason: 'Rejected by you: too long', cause: 'rejected' };
@@ -170,7 +188,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.equal(state.reason, 'Step two was rejected by you; step after was skipped.');
     const summary = runSummary(state);
     // The headline, read first, counts it; the step's line says it with your reason; nothing says it again.
-    assert.equal(summary.headline, 'finished with 1 rejected by you and 1 skipped in 6.0 s: 1 of 3 steps completed.');
+    assert.equal(summary.headline, 'finished with 1 step rejected by you and 1 skipped in 6.0 s: 1 of 3 steps completed.');
     assert.equal(summary.reason, undefined);
     assert.deepEqual(summary.notDone, { failed: [], rejected: ['two'], skipped: ['after'] });
     // Counted apart in every view's counts too (the panel's, the status bar's, the Runs view's), not as "2 skipped".
@@ -178,7 +196,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.equal(summary.steps[1]?.line, 'rejected by you: too long');
     assert.equal(summary.steps[2]?.line, 'skipped: dependency two was rejected');
     const [headline, ...rest] = summaryText(summary);
-    assert.match(headline ?? '', /1 rejected by you/);
+    assert.match(headline ?? '', /1 step rejected by you/);
     assert.equal(rest.join('\n').match(/rejected by you/g)?.length, 1, rest.join('\n'));
     assert.equal(rest.join('\n').match(/too long/g)?.length, 1, 'your reason is said once, on the step you rejected');
     assert.match(rest.join('\n'), /^ {2}↷ two Write two\.txt: rejected by you: too long$/m);

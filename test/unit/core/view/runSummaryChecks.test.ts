@@ -103,4 +103,43 @@ describe('runSummary: how each step\'s checks and verification ended', () => {
     assert.ok(body.mode === 'run');
     assert.equal(body.run.summary?.stepLines[1]?.checks, 'failed: verification result.answer.includes("flag") (the predicate was false)');
   });
+
+  it('a failed test run\'s output is said once, under the failures: the step\'s line and its checks say only what failed (a trial read it three times)', () => {
+    const output = `exit code 1, expected 0; last output:\n${Array.from({ length: 12 }, (_, index) => `test_${index} FAILED assert 4 == 3`).join('\n')}`;
+    const diagnosis = `Check 2 (command \`npm test\`) failed: ${output}`;
+    const failing = stateOf([
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'add', attempt: 1 },
+      {
+        type: 'checks_evaluated',
+        stepId: 'add',
+        attempt: 1,
+        checks: [{ kind: 'file_exists', passed: true, detail: 'src/cli.js exists' }, { kind: 'command', passed: false, detail: output }],
+      },
+      { type: 'verification_failed', stepId: 'add', attempt: 1, diagnosis },
+      { type: 'step_failed', stepId: 'add', attempt: 1, error: diagnosis, disposition: 'fail' },
+      { type: 'run_failed', reason: 'Step add failed.' },
+    ]);
+    const summary = runSummary(failing);
+    assert.equal(summary.steps[0]?.line, 'failed (see Failures)');
+    assert.equal(summary.steps[0]?.checks, 'passed: file exists src/cli.js; failed: command npm test exits 0');
+    assert.equal(summary.failures[0]?.error, diagnosis);
+    const cli = summaryText(summary).join('\n');
+    assert.equal(cli.match(/_7 FAILED/g)?.length, 1, cli);
+    const panel = buildPanelViewModel(undefined, { state: failing, now: 2_000_000 });
+    assert.ok(panel.mode === 'run');
+    assert.doesNotMatch(JSON.stringify(panel.run.summary?.stepLines), /FAILED/, 'the panel\'s step lines leave it to its failures');
+    // The chat gives a failure's first line only, under the steps.
+    assert.match(chatSummaryMarkdown(summary), /Add the flag — failed \\\(see Failures\\\)\n[^]*\*\*Add the flag\*\* failed: Check 2/);
+    // A short failure stays on the step's line, and its check says what it found.
+    const short = runSummary(stateOf([
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'add', attempt: 1 },
+      { type: 'checks_evaluated', stepId: 'add', attempt: 1, checks: [{ kind: 'file_exists', passed: false, detail: 'no src/cli.js' }] },
+      { type: 'step_failed', stepId: 'add', attempt: 1, error: 'Check 1 failed: no src/cli.js', disposition: 'fail' },
+      { type: 'run_failed', reason: 'Step add failed.' },
+    ]));
+    assert.equal(short.steps[0]?.line, 'failed: Check 1 failed: no src/cli.js');
+    assert.equal(short.steps[0]?.checks, 'failed: file exists src/cli.js (no src/cli.js)');
+  });
 });
