@@ -323,8 +323,8 @@ async function currentVersion(workspace: WorkspaceFs, path: string, signal: Abor
 }
 
 /**
- * Where the file `path` itself leads when it is now a link (to a file of the workspace: one out is refused by the read),
- * else `undefined`: Undo writes back the file the run changed, never another one a link put in its place leads to (an
+ * Where the file (or folder) `path` itself leads when it is now a link (to a file of the workspace: one out is refused by
+ * the read), else `undefined`: Undo writes back the file the run changed, never another one a link put in its place leads to (an
  * outside attack: `x.txt` swapped for a link to `g.txt` holding what the run left, and Undo wrote into `g.txt`). Folders
  * on the way may be links: the file is still where they lead.
  */
@@ -354,6 +354,14 @@ async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, rep
   if (stat?.type !== 'directory') {
     report.unchanged.push(checkpoint.path);
     return true;
+  }
+  // The folder swapped for a link to another (a user's folder of notes, after the run) is the user's: removing the link
+  // would take their way to it, and what is there is not the run's (an attack kept as a test).
+  const linkedTo = await fileLinkTarget(workspace, checkpoint.path, signal);
+  if (linkedTo !== undefined) {
+    const reason = `${checkpoint.path} (a folder step ${checkpoint.stepId} created) is now a link to ${linkedTo}, and undo leaves it`;
+    report.refused.push({ path: checkpoint.path, reason });
+    return false;
   }
   try {
     await workspace.delete(checkpoint.path, signal);
