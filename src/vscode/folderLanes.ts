@@ -137,10 +137,10 @@ export class FolderLanes {
     return undefined;
   }
 
-  /** `runId`'s snapshot in `lane`: the one shown, else folded from its journal. */
+  /** `runId`'s snapshot in `lane`: the one shown, else folded from its journal (a repair run's after its earlier runs'). */
   async loadIn(lane: Lane, runId: string): Promise<RunState | undefined> {
     if (lane.state?.runId === runId) return lane.state;
-    const journal = await this.storeOf(lane).load(runId);
-    return journal ? loadRuntime().replayJournal(runId, journal) : undefined;
+    const store = this.storeOf(lane);
+    return loadRuntime().loadExecution(runId, (id) => store.load(id));
   }
 }

@@ -10,6 +10,7 @@ export { replayJournal } from '../core/engine/replayJournal';
 export { initialRunState } from '../core/engine/reduceRunEvent';
 export { interruptedRunState } from '../core/engine/interruptedRunState';
 export { ExecutionFold } from '../core/replan/executionFold';
+export { loadExecution } from '../core/replan/loadExecution';
 export { runSummary } from '../core/view/runSummary';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { hostRunOptions } from '../core/engine/hostRunOptions';

@@ -161,6 +161,13 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'step_completed':
       draft.results[event.stepId] = event.result;
+      if (event.restored === true && draft.steps[event.stepId]?.status === 'completed') {
+        // Kept from an earlier run of the execution, whose state already has it as it completed there (a repair run's
+        // start, `reduceExecutionEvent`): its times stay that run's. Taken as ending now, a step of 23 s read 1 min 17 s
+        // and its timeline bar spanned the whole run after a repair (a trial).
+        if (event.keptChanges !== undefined) update(event.stepId, { keptChanges: event.keptChanges });
+        return;
+      }
       finish(event.stepId, {
         status: 'completed',
         result: event.result,

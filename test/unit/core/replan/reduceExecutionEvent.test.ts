@@ -54,4 +54,20 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
     assert.deepEqual(next.steps.B, { id: 'B', status: 'blocked', attempts: 0 }, 'the failed attempt of the first run is not shown as the repair run\'s');
     assert.deepEqual(next.steps.A, first.steps.A);
   });
+
+  it('keeps a step completed before as it completed there when the repair run restores its result (it read 1 min 17 s, a trial)', () => {
+    const first = failedFirstRun();
+    const repair = makePlan([makeStep('A'), makeStep('C', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
+    const events = numberedEvents('run-7-replan-1', [
+      { type: 'run_started', plan: repair },
+      { type: 'step_completed', stepId: 'A', result: 'a', restored: true, keptChanges: ['a.txt'] },
+    ], 1, 77_000);
+    const next = fold(events, first)!;
+    const { keptChanges, ...asBefore } = next.steps.A!;
+    assert.deepEqual(asBefore, first.steps.A, 'its start, end, duration and attempts are the first run\'s');
+    assert.deepEqual(keptChanges, ['a.txt']);
+    // A repair run's journal read alone (after a reload) has no earlier state: the result is restored as before.
+    const alone = fold(events)!;
+    assert.deepEqual([alone.steps.A?.status, alone.steps.A?.endedAt, alone.steps.A?.durationMs], ['completed', 77_001, undefined]);
+  });
 });

@@ -1,0 +1,41 @@
+import { replayJournal } from '../engine/replayJournal';
+import type { RunEvent, RunState } from '../engine/runEvents';
+import type { LoadedJournal } from '../runStorePorts';
+import { ExecutionFold } from './executionFold';
+
+/**
+ * The state of the execution `runId` ends, read from the journals `load` gives, as the views showed it live: a run
+ * alone as `replayJournal` folds it; a repair run (its `replanHistory` names the runs that failed before it) folded
+ * after those runs' journals, in the order they ran, as `reduceExecutionEvent` folds them live. So a repair run read
+ * again (after a reload) keeps the steps it only restored as they completed there (their times, attempts and checks),
+ * starts when the execution started, and counts every run's model use and changed files. Read alone, its steps had
+ * no time and 0 attempts and its tokens were the repair's only (a trial).
+ * An earlier journal that is gone or cannot be trusted leaves the repair run read alone; one of `runId` that cannot
+ * throws as `replayJournal` does. `undefined` when there is no journal of `runId`.
+ */
+export async function loadExecution(runId: string, load: (runId: string) => Promise<LoadedJournal | undefined>): Promise<RunState | undefined> {
+  const journal = await load(runId);
+  if (journal === undefined) return undefined;
+  const alone = replayJournal(runId, journal);
+  const earlierIds = [...new Set((alone.replanHistory ?? []).map((record) => record.failedRunId))].filter((id) => id !== runId);
+  if (earlierIds.length === 0) return alone;
+  const earlier: { runId: string; journal: LoadedJournal }[] = [];
+  for (const id of earlierIds) {
+    const found = await load(id).catch(() => undefined);
+    if (found === undefined) return alone;
+    try {
+      replayJournal(id, found);
+    } catch {
+      // Only the views lose the earlier runs' detail; the repair run's own journal is whole.
+      return alone;
+    }
+    earlier.push({ runId: id, journal: found });
+  }
+  const fold = new ExecutionFold();
+  let state: RunState | undefined;
+  for (const run of [...earlier, { runId, journal }]) {
+    // Checked by `replayJournal` above: entries of run events, numbered from 1, starting with run_started.
+    for (const event of run.journal.entries as unknown as RunEvent[]) state = fold.after(state, event);
+  }
+  return state ?? alone;
+}
