@@ -19,6 +19,9 @@ const runIcons: Record<RunState['status'], StatusLook> = {
   interrupted: { icon: 'debug-pause', color: 'charts.orange' },
 };
 
+/** A run a repair replaced: neither failed nor done, since the execution went on in the repair. */
+const replacedLook: StatusLook = { icon: 'history', color: 'disabledForeground' };
+
 /**
  * One Runs-view node per stored run, newest first: the objective, status (and whether Undo took back its changes: `undone`) and progress;
  * context value `run.<status>` (a `running` run that is not active was interrupted, e.g.
@@ -35,19 +38,22 @@ export function runListModel(
     const steps = Object.values(state.steps);
     const interrupted = state.status === 'running' && !active;
     const status = interrupted ? 'interrupted' : state.status;
-    // A run whose changes Undo took back never keeps the green check of one whose work is in the files.
-    const view = undone && !active ? undoneLook : runIcons[status];
+    const replaced = replacedBy.get(state.runId);
+    // A run whose changes Undo took back never keeps the green check of one whose work is in the files. One a repair
+    // replaced went on in the repair: its red cross read as the task failed, beside the repair's green check (a trial).
+    const view = undone && !active ? undoneLook : replaced !== undefined && !active ? replacedLook : runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
     // One line: a request of several lines would otherwise show its breaks in the row; an imported file by its title.
     const label = oneLine(state.plan === undefined ? state.runId : planName(state.plan), 200);
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
     // Undo takes back files, not the run's outcome: a completed run stays completed, and says its changes are undone.
     const repair = repairNumber(state);
-    const replaced = replacedBy.get(state.runId);
-    const chain = `${repair === undefined ? '' : ` · repair ${repair}`}${replaced === undefined ? '' : ` · replaced by repair ${replaced}`}`;
+    // Said first: a narrow sidebar cut "failed · replaced by repair 1" after "failed".
+    const outcome = replaced === undefined ? runStatusLabel(status, steps) : `${runStatusLabel(status, steps)}, replaced by repair ${replaced}`;
+    const shownOutcome = replaced === undefined ? outcome : `replaced by repair ${replaced}`;
     // An Undo that left a file alone took back only some of the changes: the rest is still there to take back.
     const undoneText = undone ? ` · ${undoneLabels[undoable ? 'some' : 'all']}` : '';
-    const description = `${runStatusLabel(status, steps)}${chain}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
+    const description = `${repair === undefined ? '' : `repair ${repair} · `}${shownOutcome}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,
@@ -61,7 +67,7 @@ export function runListModel(
       tooltip: [
         oneLine(state.plan?.objective ?? state.runId, 1_000),
         // The row's description is cut in a narrow sidebar: the tooltip says it whole (a newcomer saw no mark of an Undo).
-        `Status: ${runStatusLabel(status, steps)}${undoneText} (run ${state.runId})`,
+        `Status: ${outcome}${undoneText} (run ${state.runId})`,
         state.reason ? `Reason: ${state.reason}` : undefined,
         ...waitingOn.map((line) => `Waiting: ${line}`),
       ]

@@ -35,10 +35,14 @@ describe('runListModel', () => {
     ];
     const nodes = runListModel(runs.map((state) => ({ state, updatedAt: 1, active: false, undone: false, undoable: false })), (ms) => `t${ms}`);
     assert.deepEqual(nodes.map((node) => node.description), [
-      'completed · repair 2 · 0/1 · t1',
-      'failed · repair 1 · replaced by repair 2 · 0/1 · t1',
-      'failed · replaced by repair 1 · 0/1 · t1',
+      'repair 2 · completed · 0/1 · t1',
+      'repair 1 · replaced by repair 2 · 0/1 · t1',
+      'replaced by repair 1 · 0/1 · t1',
     ]);
+    // A run a repair replaced is neither failed nor done: its cross read as the task failed beside the repair's check (a trial).
+    assert.deepEqual(nodes.map((node) => node.icon), ['pass-filled', 'history', 'history']);
+    assert.match(nodes[2]!.tooltip, /^Status: failed, replaced by repair 1 \(run r\)$/m);
+    assert.equal(nodes[2]!.contextValue, 'run.failed', 'its actions (Undo, Delete) stay a failed run\'s');
   });
 
   it('counts failed and skipped steps apart, never as done', () => {
