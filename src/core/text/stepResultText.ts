@@ -16,6 +16,20 @@ export function changeResultLine(result: unknown): string | undefined {
 }
 
 /**
+ * What a command's result (`exitCode` and `stdout`, as `run_command` gives it) shows a person: what it printed (its
+ * output, else its error output), or that it printed nothing with its exit code, never the result's fields ("exitCode: 0
+ * / signal: null / stdout: …" read as internals: a trial). `undefined` for any other result.
+ */
+export function commandOutputText(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { exitCode, stdout, stderr } = result as Record<string, unknown>;
+  if (typeof exitCode !== 'number' || typeof stdout !== 'string') return undefined;
+  if (stdout.trim() !== '') return stdout.trimEnd();
+  if (typeof stderr === 'string' && stderr.trim() !== '') return stderr.trimEnd();
+  return `The command printed nothing (exit code ${exitCode}).`;
+}
+
+/**
  * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: the project's program that ran
  * (`program`, when not PATH's), its exit code and what its tests counted (`testCounts`), else the last line it printed,
  * rather than its JSON with escaped newlines. `undefined` for any other result.
@@ -38,19 +52,21 @@ function commandLine(result: unknown, maxLine: number): string | undefined {
 const testTail = 8192;
 // TAP's closing comments (node --test, tap, tape): "# pass 3", "# fail 0"; node's last one is "# duration_ms 41.2".
 const tapCount = /^# (tests|pass|fail) (\d+)$/gm;
+const tapWords = { tests: 'run', pass: 'passed', fail: 'failed' } as const;
 // A runner's own line of counts: "3 passed in 0.02s" (pytest), "3 passing (5ms)" and "1 failing" (mocha),
 // "Tests:       1 failed, 2 passed, 3 total" (jest, vitest), "test result: ok. 3 passed; 0 failed" (cargo).
 const countLine = /^[= \t]*(?:Tests:\s+|test result: \w+\.\s+)?\d+ (?:passed|passing|failed|failing)\b.*$/gm;
 
 /**
- * What the tests a command ran counted, from the end of its output: TAP's counts ("tests 3, pass 2, fail 1"), or a
+ * What the tests a command ran counted, from the end of its output: TAP's counts ("3 run, 2 passed, 1 failed"), or a
  * runner's lines of counts ("3 passing (5ms); 1 failing"). `undefined` when it printed none: its last line then says.
  */
 function testCounts(output: string): string | undefined {
   const tail = output.slice(-testTail);
   const tap = [...tail.matchAll(tapCount)];
   if (tap.some((match) => match[1] === 'pass') && tap.some((match) => match[1] === 'fail')) {
-    return tap.slice(-3).map((match) => `${match[1]} ${match[2]}`).join(', ');
+    // In words: "tests: tests 3, pass 3" said "tests" twice (a trial).
+    return tap.slice(-3).map((match) => `${match[2]} ${tapWords[match[1] as keyof typeof tapWords]}`).join(', ');
   }
   const lines = [...tail.matchAll(countLine)].map((match) => withoutRules(match[0]).replace(/\s+/g, ' '));
   return lines.length === 0 ? undefined : lines.slice(-2).join('; ');

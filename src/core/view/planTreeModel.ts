@@ -178,7 +178,8 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     // The attempt a step makes or made; none for a step that ended without one (a skipped step's "attempt 1/3" read as
     // tried once: a newcomer's trial), nor for one that ended, or whose run stopped, at its first ("rejected by you ·
     // attempt 1/3" read as if it would be tried again: an editor trial).
-    state.attempts > 1 || (step.maxAttempts > 1 && !terminalStepStatuses.has(state.status) && stopped === undefined)
+    // Nor for one that has not started ("waits for earlier steps · attempt 1/3" beside the panel's 0/3: a trial).
+    state.attempts > 1 || (state.attempts === 1 && step.maxAttempts > 1 && !terminalStepStatuses.has(state.status) && stopped === undefined)
       ? // A person is asked again for as long as their Done fails its checks: no limit to count against.
         performedBy(step.kind, 'person')
         ? `try ${Math.max(1, state.attempts)}`
@@ -190,8 +191,10 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     undone ? 'Undo took back every change this step made to files.' : undefined,
     state.pending ? `Waiting for: ${state.pending.prompt}` : undefined,
     state.status === 'completed' && state.result !== undefined ? `Result: ${previewValue(state.result)}` : undefined,
-    state.error ? `Error: ${state.error}` : undefined,
-    state.diagnosis ? `Diagnosis: ${state.diagnosis}` : undefined,
+    // A step trying again holds its last attempt's failure: said as that attempt's, not as the step's now (a trial read a
+    // stale check failure under "Status: awaiting approval"), and its diagnosis only when it says more.
+    state.error ? `${retrying(state) ? `Attempt ${state.attempts - 1} failed` : 'Error'}: ${state.error}` : undefined,
+    state.diagnosis && state.diagnosis !== state.error ? `Diagnosis: ${state.diagnosis}` : undefined,
     // a step skipped because it failed carries the error in its reason too: say it once
     state.reason && !(state.error && state.reason.includes(state.error)) ? `Reason: ${state.reason}` : undefined,
   ];
@@ -204,4 +207,9 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     ...(undone ? undoneLook : { icon: view.icon, color: view.color }),
     contextValue: `step.${step.kind}.${state.status}`,
   };
+}
+
+/** Whether a step is making another attempt after a failed one (the error it holds is the earlier attempt's). */
+function retrying(state: StepState): boolean {
+  return state.attempts > 1 && !terminalStepStatuses.has(state.status);
 }

@@ -244,13 +244,28 @@ describe('planTreeModel: what a tooltip and a row tell', () => {
     ]);
   });
 
-  it('counts attempts from one while a retried step waits to start, and says nothing of attempts for a single-attempt step', () => {
+  it('counts attempts once a step made one, and says nothing of attempts for a single-attempt step', () => {
     const plan = makePlan([makeStep('a', { maxAttempts: 2 }), makeStep('b')]);
-    const run: RunState = { runId: 'r', status: 'running', plan, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0, steps: { a: { id: 'a', status: 'pending', attempts: 0 }, b: { id: 'b', status: 'running', attempts: 1 } } };
+    const run: RunState = { runId: 'r', status: 'running', plan, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0, steps: { a: { id: 'a', status: 'pending', attempts: 1 }, b: { id: 'b', status: 'running', attempts: 1 } } };
     assert.deepEqual(planTreeModel(plan, 'flat', run).map((node) => node.description), ['agent: default · pending · attempt 1/2', 'agent: default · running']);
+    // One not started says none: "waits for earlier steps · attempt 1/3" read against the panel's 0 / 3 (a trial).
+    const waiting: RunState = { ...run, steps: { ...run.steps, a: { id: 'a', status: 'blocked', attempts: 0 } } };
+    assert.equal(planTreeModel(plan, 'flat', waiting)[0]?.description, 'agent: default · waits for earlier steps');
     // From a newcomer's trial: a step skipped before it ran read "attempt 1/2", as if tried once.
     const skipped: RunState = { ...run, steps: { ...run.steps, a: { id: 'a', status: 'skipped', attempts: 0 } } };
     assert.equal(planTreeModel(plan, 'flat', skipped)[0]?.description, 'agent: default · skipped');
+  });
+
+  it('says a retried step\'s last failure as its earlier attempt\'s, and a diagnosis only when it says more (a trial read a stale error under "awaiting approval")', () => {
+    const plan = makePlan([makeStep('a', { maxAttempts: 3 })]);
+    const failure = 'Check 1 (contents of `src/cli.js`) failed: no "remove"';
+    const state = (step: RunState['steps'][string]): RunState => ({ runId: 'r', status: 'running', plan, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0, steps: { a: step } });
+    const retry = planTreeModel(plan, 'flat', state({ id: 'a', status: 'awaiting_approval', attempts: 2, error: failure, diagnosis: failure }))[0]!.tooltip;
+    assert.match(retry, new RegExp(`^Attempt 1 failed: ${failure.replace(/[()`.]/g, '\\$&')}$`, 'm'));
+    assert.doesNotMatch(retry, /^(Error|Diagnosis):/m);
+    const failed = planTreeModel(plan, 'flat', state({ id: 'a', status: 'failed', attempts: 3, error: 'Verification failed', diagnosis: failure }))[0]!.tooltip;
+    assert.match(failed, /^Error: Verification failed$/m);
+    assert.match(failed, /^Diagnosis: Check 1/m);
   });
 
   it('explains what each dependency level holds', () => {
