@@ -105,7 +105,7 @@ function reviewView(source: ReviewSource): ReviewView {
     steps: reviewStepViews(plan, problems, registry, approvalSetting, source.capabilities),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
-    ...manualSummaryOf(runnable, source.regenerateBlockedReason !== undefined, (step) => stepApproval(step, plan, registry, approvalSetting) === 'asks'),
+    ...manualSummaryOf(runnable, source.regenerateBlockedReason !== undefined, (step) => stepApproval(step, plan, registry, approvalSetting)),
     ...(source.regenerateBlockedReason === undefined ? {} : { kindsNeedingModel: stepKinds.filter((kind) => performedBy(kind, 'model')) }),
     ...(source.estimate ? { estimate: estimateView(source.estimate) } : {}),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
@@ -175,18 +175,23 @@ function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: stri
 /**
  * "3 steps are yours to do, 1 question is yours to answer; 2 run by themselves, 1 after you approve it." (skipped steps
  * left out), and "Set up a model to let agents do your steps." when `noModel`: a question asks you, so it never counts as
- * running by itself, nor does a step that `asks` for approval before it acts. A plan with nothing of yours but approvals
- * says so too ("2 steps run after you approve them."); one that asks nothing of you says nothing.
+ * running by itself, nor does a step that `asks` for approval before it acts, nor one that `mayAsk` ("1 may ask you to
+ * approve a change"). A plan with nothing of yours but approvals says so too ("2 steps run after you approve them."); one
+ * that asks nothing of you for sure (at most steps that may ask) says nothing.
  */
-function manualSummaryOf(steps: readonly Step[], noModel: boolean, asks: (step: Step) => boolean): { manualSummary?: string } {
+function manualSummaryOf(steps: readonly Step[], noModel: boolean, approval: (step: Step) => StepApproval): { manualSummary?: string } {
   const manual = steps.filter((step) => step.kind === 'manual').length;
   const questions = steps.filter((step) => step.kind === 'clarification').length;
   // Without a model, an agent's step does not run by itself: it waits for a model (a newcomer read "1 runs by itself"
   // beside the notice that it cannot run).
   const needModel = noModel ? steps.filter((step) => performedBy(step.kind, 'model')).length : 0;
   const running = steps.filter((step) => step.kind !== 'manual' && step.kind !== 'clarification' && !(noModel && performedBy(step.kind, 'model')));
-  const approved = running.filter(asks).length;
-  const others = running.length - approved;
+  const approved = running.filter((step) => approval(step) === 'asks').length;
+  // An agent's step that may change files asks before each change: not "by itself" either (a trial read "4 steps run by
+  // themselves" over four steps marked "may ask approval", each of which then asked).
+  const mayAsk = running.filter((step) => approval(step) === 'mayAsk').length;
+  const others = running.length - approved - mayAsk;
+  // Steps that only may ask are no reason for a sentence: each shows its "may ask approval" mark.
   if (manual === 0 && questions === 0 && approved === 0) return {};
   const yours = [
     ...(manual === 0 ? [] : [manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`]),
@@ -198,7 +203,8 @@ function manualSummaryOf(steps: readonly Step[], noModel: boolean, asks: (step: 
   const byThemselves = others === 0 ? [] : [`${step(others, yours === '')} ${others === 1 ? 'runs by itself' : 'run by themselves'}`];
   const verb = others > 0 ? '' : approved === 1 ? ' runs' : ' run';
   const afterYou = approved === 0 ? [] : [`${step(approved, yours === '' && others === 0)}${verb} after you approve ${approved === 1 ? 'it' : 'them'}`];
-  const ran = [...byThemselves, ...afterYou].join(', ');
+  const asking = mayAsk === 0 ? [] : [`${step(mayAsk, yours === '' && others === 0 && approved === 0)} may ask you to approve a change`];
+  const ran = [...byThemselves, ...afterYou, ...asking].join(', ');
   const waiting = needModel === 0 ? '' : needModel === 1 ? '1 needs a model' : `${needModel} need a model`;
   const sentence = [yours, ran, waiting].filter((part) => part !== '').join('; ');
   // "Them" named the steps of yours, and read as the approved ones too (an editor trial).

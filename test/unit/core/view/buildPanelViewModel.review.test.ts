@@ -261,7 +261,7 @@ describe('buildPanelViewModel: the review the panel shows', () => {
       reviewOf({ plan: makePlan([manual, agent, tool]), regenerateBlockedReason: 'No model.' }).manualSummary,
       '1 step is yours to do; 1 runs by itself; 1 needs a model. Set up a model to let agents do your steps.',
     );
-    assert.equal(reviewOf({ plan: makePlan([manual, agent, tool]) }).manualSummary, '1 step is yours to do; 2 run by themselves.', 'with a model it does run by itself');
+    assert.equal(reviewOf({ plan: makePlan([manual, agent, tool]) }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 may ask you to approve a change.', 'with a model it runs, asking before a change');
   });
 
   it('does not tell to set up a model when one is set up (issue 28 walked again: it said so after Set up a model)', () => {
@@ -286,6 +286,12 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     assert.equal(reviewOf({ plan: makePlan([read, command('C1')]) }).manualSummary, '1 step runs by itself, 1 after you approve it.');
     assert.equal(reviewOf({ plan: makePlan([command('C1')]) }).manualSummary, '1 step runs after you approve it.');
     assert.equal(reviewOf({ plan: makePlan([read]) }).manualSummary, undefined);
+    // An agent's step that may change files asks before each change: counted apart, never as running by itself (a trial
+    // read "4 steps run by themselves" over four steps marked "may ask approval"). Alone, its mark says it.
+    const agent = (id: string) => makeStep(id, { kind: 'agent' });
+    assert.equal(reviewOf({ plan: makePlan([command('C1'), agent('A1'), agent('A2')]) }).manualSummary, '1 step runs after you approve it, 2 may ask you to approve a change.');
+    assert.equal(reviewOf({ plan: makePlan([read, command('C1'), agent('A1')]) }).manualSummary, '1 step runs by itself, 1 after you approve it, 1 may ask you to approve a change.');
+    assert.equal(reviewOf({ plan: makePlan([agent('A1'), agent('A2')]) }).manualSummary, undefined);
   });
 
   it('counts a question as the user\'s to answer, never as a step that runs by itself (issue 28 walked again)', () => {
