@@ -362,6 +362,17 @@ function isWordChar(char: string | undefined): boolean {
   return char !== undefined && /[a-z0-9_]/.test(char);
 }
 
+/**
+ * A critique's summary without the score it starts with ("Score 9/10: 0 critical, …" → "0 critical, …"), for a view that
+ * shows the score beside it (the panel read "Critic: 9/10" then "Score 9/10: …"). A summary not so started is as it is.
+ */
+export function critiqueVerdict(critique: Pick<Critique, 'score' | 'summary'>): string {
+  const scored = `Score ${critique.score}/10: `;
+  if (!critique.summary.startsWith(scored)) return critique.summary;
+  const rest = critique.summary.slice(scored.length);
+  return `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+}
+
 function critiqueFromIssues(issues: CritiqueIssue[], blocked: boolean): Critique {
   const count = (severity: CritiqueIssue['severity']): number => issues.filter((issue) => issue.severity === severity).length;
   const critical = count('critical');
@@ -381,7 +392,9 @@ function critiqueFromIssues(issues: CritiqueIssue[], blocked: boolean): Critique
 
 /** Whether `step`'s work is what it changes rather than a result: a tool step that writes, deletes or runs something, or a manual step. */
 function worksByEffect(step: Step, registry: ToolRegistry | undefined): boolean {
-  if (step.kind === 'manual') return true;
+  // An agent's step that says which files it changes works by them too: a trial's step writing README.md read "Result
+  // never used".
+  if (step.kind === 'manual' || (step.writes?.length ?? 0) > 0) return true;
   const effect = step.kind === 'tool' ? toolEffectOf(step.tool ?? '', registry) : undefined;
   return effect !== undefined && effectTraits[effect].changes;
 }

@@ -8,7 +8,7 @@ import type {
   ReviewView,
   StepView,
 } from '../../shared/panelViewModel';
-import type { Critique } from '../plan/critiquePlan';
+import { critiqueVerdict, type Critique } from '../plan/critiquePlan';
 import { describeChecks } from '../plan/describeCheck';
 import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { stepCapabilities } from '../capabilities/stepCapabilities';
@@ -98,7 +98,7 @@ function reviewView(source: ReviewSource): ReviewView {
     planVersion: plan.version,
     objective: plan.objective,
     score: critique.score,
-    summary: critique.summary,
+    summary: critiqueVerdict(critique),
     findings: critique.issues.map((issue) => ({ ...issue })),
     recommendations: [...critique.recommendations],
     planProblems,

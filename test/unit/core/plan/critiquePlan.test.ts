@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { checkName, critiquePlan, mergeCritique, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
+import { checkName, critiquePlan, critiqueVerdict, mergeCritique, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
 import type { Step } from '../../../../src/core/plan/planSchema';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
@@ -191,6 +191,8 @@ describe('critiquePlan', () => {
 
   it('flags orphan_step outside the last level as info', () => {
     assert.deepEqual(checks([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })]), [['orphan_step', 'info', 'lonely']]);
+    // An agent's step naming the files it changes works by them (a trial's README step read "Result never used").
+    assert.deepEqual(checks([makeStep('a'), makeStep('docs', { writes: ['README.md'] }), makeStep('b', { dependsOn: ['a'], input: 'a' })]), []);
   });
 
   it('flags destructive_without_approval', () => {
@@ -492,5 +494,16 @@ describe('critiquePlan', () => {
       assert.deepEqual(checks([tool('s', 'search_text', { query: 'fetch' }, { input: 'Search for fetch calls' })]), []);
       assert.deepEqual(checks([makeStep('m', { kind: 'manual', agent: undefined, input: 'Download the release from the web' })]), []);
     });
+  });
+});
+
+describe('critiqueVerdict', () => {
+  it('leaves the score to the view that shows it beside the summary (the panel said it twice), and any other summary as it is', () => {
+    const plan = makePlan([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })]);
+    const critique = critiquePlan(plan);
+    assert.match(critique.summary, /^Score \d+\/10: 0 critical/);
+    assert.equal(critiqueVerdict(critique), critique.summary.replace(/^Score \d+\/10: /, ''));
+    assert.equal(critiqueVerdict(critiquePlan(makePlan([makeStep('a')]))), 'No problems found in how the plan is built. The critic does not judge whether its steps do what you asked.');
+    assert.equal(critiqueVerdict({ score: 7, summary: 'Score 8/10: other' }), 'Score 8/10: other');
   });
 });
