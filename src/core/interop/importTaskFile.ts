@@ -3,7 +3,7 @@ import type { Plan } from '../plan/planSchema';
 import { planFileName } from '../plan/planFile';
 import { interopCodecs } from './interopCodecs';
 import { interopFormatNames, tickableFormats, type InteropFormat } from './interopFormats';
-import type { SourceNote } from './sourceTasks';
+import { hasOldMacLineEndings, oldMacLineEndingsProblem, type SourceNote } from './sourceTasks';
 import { tasksToPlan } from './tasksToPlan';
 
 /** What `importTaskFile` made of a file: the plan, the format, what came from where, and what it could not use as it stands; or why there is no plan. */
@@ -60,11 +60,13 @@ export function sniffTaskFormat(path: string, text: string): InteropFormat | und
 
 /**
  * Imports the task file `path` (issue 31): reads it in its format (`options.format`, else
- * sniffed) and makes its plan (`tasksToPlan`). A file in no known format, with no task, or
- * with more than `maxImportedTasks` is a problem that says so; reading costs time linear in
+ * sniffed) and makes its plan (`tasksToPlan`). A file of old Mac line endings (`hasOldMacLineEndings`), in no known
+ * format, with no task, or with more than `maxImportedTasks` is a problem that says so; reading costs time linear in
  * the text, and the plan is bounded by the cap.
  */
 export function importTaskFile(path: string, text: string, options: ImportTaskFileOptions): ImportedTaskFile {
+  // Read as one line, three tasks were one step holding the others, and the run completed with only the first ticked (attack).
+  if (hasOldMacLineEndings(text)) return { ok: false, problems: [`${oldMacLineEndingsProblem(path)} and import it again.`] };
   const format = options.format ?? sniffTaskFormat(path, text);
   if (format === undefined) {
     return {

@@ -24,6 +24,12 @@ export interface SourceOrigin {
   afterNote?: number;
   /** The user chose, at import, to have the task's checkbox ticked in the file once its step completes (`tickSourceCheckbox`). */
   tick: boolean;
+  /**
+   * The task's whole text, as the step's input opens with it (its first line, before the details): `readOrigin` reads it
+   * there, `originText` never writes it (the input holds it already). Unlike the step's title it is never cut, so the
+   * task's line is found again by it (`tickTaskLine`); `undefined` when the input holds nothing before the origin block.
+   */
+  taskText?: string;
 }
 
 const sectionJoin = ' › ';
@@ -97,5 +103,7 @@ export function readOrigin(input: string): { text: string; origin?: SourceOrigin
     else if (name === afterNoteName && /^\d+$/.test(value)) origin.afterNote = Number(value);
     else if (name === tickOriginName) origin.tick = true;
   }
-  return { text: lines.slice(0, start).join('\n').trimEnd(), origin };
+  const text = lines.slice(0, start).join('\n').trimEnd();
+  if (text !== '') origin.taskText = text.split('\n')[0]!;
+  return { text, origin };
 }

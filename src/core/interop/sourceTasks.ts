@@ -130,6 +130,21 @@ export function oneLineText(text: string): string {
 }
 
 /**
+ * Whether `text` has old Mac line endings: a carriage return and no line feed at all, so that every reader, which splits
+ * lines at `\n` and `\r\n` only, would take the whole file for one line (three tasks read as one task holding the
+ * others, and only the first ticked). A `\r` inside a file that has line feeds is a stray character of its line, kept as
+ * part of it; a file of one line ending in `\r` alone counts as old Mac's too.
+ */
+export function hasOldMacLineEndings(text: string): boolean {
+  return text.includes('\r') && !text.includes('\n');
+}
+
+/** Why the task file `file` of old Mac line endings (`hasOldMacLineEndings`) is not read, and what to do, in the user's words. */
+export function oldMacLineEndingsProblem(file: string): string {
+  return `${oneLineText(file)} uses old Mac line endings (CR alone), so its lines could not be told apart; save it with LF or CRLF line endings`;
+}
+
+/**
  * `text` written after a bullet (a task's detail) without it reading back as a checkbox item:
  * a box at its start (`[ ] …`, `[x] …`, spaces before it or not) gets a backslash, as Markdown escapes it.
  */

@@ -3,7 +3,9 @@ import { readMarkdownTasks, writeMarkdownTasks, type ItemReader } from './markdo
 import { planToTasks } from './planToTasks';
 import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 
-const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(?![\s[])([^\n]*)$/;
+// The tags end where no tag follows: a bracket that opens none (`T002 [ ] text`, `[a b]`) starts the title. Stopping at
+// any bracket there took the whole item for a task without an id, and `T002` became step `S2`, unsaid (attack).
+const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(?!\s|\[[^\]\s]+\])([^\n]*)$/;
 
 /**
  * Reads GitHub Spec Kit's `tasks.md` (its templates/tasks-template.md): phases and their

@@ -162,6 +162,14 @@ export function stepTitleOf(text: string): string {
   return capText(visibleControls(oneLineText(text)).trim(), maxStepTitleLength);
 }
 
+/**
+ * Whether `title`, made by `stepTitleOf`, may have been cut: it is as long as a title may be (one less when the cut kept a
+ * surrogate pair whole). Such a title is the start of any number of tasks, so it alone never tells one from another.
+ */
+export function mayBeCutTitle(title: string): boolean {
+  return title.length >= maxStepTitleLength - 1;
+}
+
 function stepOf(task: SourceTask, id: string, dependsOn: string[], options: TasksToPlanOptions): Step {
   // What a model or a person reads is what the review shows: no words in characters that show nothing.
   const details = task.details.map((detail) => `- ${visibleControls(detail)}`).join('\n');

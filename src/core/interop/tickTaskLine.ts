@@ -1,7 +1,8 @@
+import { visibleControls } from '../../shared/visibleCharacters';
 import { fence } from './markdownTasks';
 import type { SourceOrigin } from './sourceOrigin';
-import { checkboxItem, headingLine, headingText, splitDependsOn } from './sourceTasks';
-import { stepTitleOf } from './tasksToPlan';
+import { checkboxItem, hasOldMacLineEndings, headingLine, headingText, oldMacLineEndingsProblem, splitDependsOn } from './sourceTasks';
+import { mayBeCutTitle, stepTitleOf } from './tasksToPlan';
 
 /** The text of a task file with one task's checkbox ticked, or why it was not. */
 export type TickedText = { ok: true; text: string; line: number } | { ok: false; problem: string };
@@ -13,23 +14,35 @@ const keyWord = (key: string): RegExp => new RegExp(`^[*_\`]*${key.replace(/[.*+
 /**
  * Ticks the checkbox of the task `origin` names (titled `title`) in `text`, the task file as
  * it is now. The line the task was imported from is used when it is still that task's (a
- * checkbox item opening with its key, else whose text is its title, as the import read it:
+ * checkbox item opening with its key, else whose text is the task's whole text as the step's input opens with it,
+ * `SourceOrigin.taskText`, or, for an input that no longer does, whose text is its title, as the import read it:
  * a longer text that merely contains the title is another task); else the one checkbox item
- * that does anywhere: the user may have added or moved lines since. A task imported under a
+ * that does anywhere: the user may have added or moved lines since. A task known only by a title the import may have cut
+ * (`mayBeCutTitle`) must be the only one of that title in the file, wherever its line: its own line may hold another task
+ * of the same start. A task imported under a
  * section must still be under a heading of that name (the innermost) for its own line to
  * count, and among several lines that hold it the one under that heading is taken: after
  * the user swaps two sections that each have a "Write tests" task, the recorded line holds
  * the other section's. Items inside fenced code blocks are examples, never tasks, as at the
- * import. No such line, or more than one, is a problem that says so, and nothing changes. Everything else is kept byte for byte: a
+ * import. No such line, or more than one, or a file of old Mac line endings (`hasOldMacLineEndings`, its lines not told
+ * apart) is a problem that says so, and nothing changes. Everything else is kept byte for byte: a
  * byte order mark, each line's own ending (`\r\n` or `\n`), a ticked box's case. A task
  * already ticked gives back `text` as it is.
  */
 export function tickTaskLine(text: string, origin: SourceOrigin, title: string): TickedText {
+  const what = origin.key !== undefined ? `task ${origin.key}` : `the task "${title}"`;
+  if (hasOldMacLineEndings(text)) return { ok: false, problem: `${oldMacLineEndingsProblem(origin.file)}. The checkbox of ${what} was left as it is.` };
   const parts = text.split(/(\r?\n)/);
   // Even indexes are lines, odd ones their endings.
   const lineAt = (number: number): string | undefined => parts[(number - 1) * 2];
   const key = origin.key !== undefined ? keyWord(origin.key) : undefined;
   const wanted = title.trim();
+  // The task's whole text, when the input still opens with the task the title was made of; else the title alone. Written
+  // visibly, as an input an older import wrote raw may hold it.
+  const whole = origin.taskText !== undefined && stepTitleOf(origin.taskText) === wanted ? visibleControls(origin.taskText) : undefined;
+  // A cut title is the start of any number of tasks: one known by it alone must be the only one (attack: after the user
+  // swapped or removed lines, a task that never ran was ticked for another of the same 180 first characters).
+  const unsure = whole === undefined && key === undefined && mayBeCutTitle(wanted);
   const fenced = fencedLines(parts);
   const headings = innermostHeadings(parts, fenced);
   const section = origin.section.at(-1);
@@ -38,17 +51,19 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
     const line = lineAt(number);
     const box = line === undefined || fenced.has(number) ? null : checkboxItem.exec(line);
     if (!box) return false;
-    // As the import made the step's title of it: a long title cut, characters that show nothing written visibly (they were compared raw, and never matched).
-    return key !== undefined ? key.test(box[4]!) : wanted !== '' && stepTitleOf(splitDependsOn(box[4]!.trim()).text) === wanted;
+    if (key !== undefined) return key.test(box[4]!);
+    const task = splitDependsOn(box[4]!.trim()).text;
+    // As the import made the step's input and title of it: characters that show nothing written visibly (they were compared
+    // raw, and never matched); the title also cut.
+    return whole !== undefined ? visibleControls(task) === whole : wanted !== '' && stepTitleOf(task) === wanted;
   };
   let number: number | undefined;
-  if (matches(origin.line) && inSection(origin.line)) number = origin.line;
+  if (!unsure && matches(origin.line) && inSection(origin.line)) number = origin.line;
   else {
     const everywhere: number[] = [];
     for (let index = 0; index < parts.length; index += 2) if (matches(index / 2 + 1)) everywhere.push(index / 2 + 1);
     const inItsSection = everywhere.filter(inSection);
-    const found = inItsSection.length === 1 ? inItsSection : everywhere;
-    const what = origin.key !== undefined ? `task ${origin.key}` : `the task "${title}"`;
+    const found = inItsSection.length === 1 && !unsure ? inItsSection : everywhere;
     if (found.length === 0) {
       return { ok: false, problem: `${origin.file} has no checkbox for ${what} any more (it was on line ${origin.line}); it was left as it is.` };
     }

@@ -206,6 +206,41 @@ describe('importTaskFile', () => {
     assert.deepEqual(kiro.plan.steps.map((step) => [step.id, step.title]), [['1', 'Build it'], ['1.1', 'Test it']]);
   });
 
+  it('refuses a file of old Mac line endings (CR alone), saying what to do, before making any step: read as one line, it ran as one task', () => {
+    for (const text of ['- [ ] T001 First\r- [ ] T002 Second\r- [ ] T003 Third\r', '# Tasks\r\r- [ ] Ship it', '- [ ] T001 Only\r']) {
+      for (const format of [undefined, 'checklist'] as const) {
+        const imported = importTaskFile('specs/tasks.md', text, { model: true, tick: true, ...(format !== undefined ? { format } : {}) });
+        assert.deepEqual(imported, {
+          ok: false,
+          problems: [
+            'specs/tasks.md uses old Mac line endings (CR alone), so its lines could not be told apart; save it with LF or CRLF line endings and import it again.',
+          ],
+        });
+      }
+    }
+    // CRLF, and a stray CR in a file of line feeds, are read as before.
+    for (const text of ['- [ ] T001 First\r\n- [ ] T002 Second\r\n', '- [ ] T001 First\n- [ ] T002 Clear\rscreen']) {
+      const imported = importTaskFile('tasks.md', text, { model: false });
+      assert.deepEqual(imported.ok && imported.plan.steps.map((step) => step.id), ['T001', 'T002']);
+    }
+  });
+
+  it('keeps a Spec Kit task\'s id when a bracket that is no tag follows it (T002 [ ] became step S2, unsaid)', () => {
+    const text = '- [ ] T001 Build\n- [ ] T002 [ ] Check the empty box\n- [ ] T003 [P] [a b] Spaced label\n- [ ] T004 [unclosed bracket\n';
+    const imported = importTaskFile('tasks.md', text, { model: false });
+    assert.ok(imported.ok);
+    assert.equal(imported.format, 'speckit');
+    assert.deepEqual(
+      imported.plan.steps.map((step) => [step.id, step.title]),
+      [['T001', 'Build'], ['T002', '[ ] Check the empty box'], ['T003', '[a b] Spaced label'], ['T004', '[unclosed bracket']],
+    );
+    assert.deepEqual(imported.warnings, []);
+    const origin = readOrigin(imported.plan.steps[1]!.input!).origin!;
+    assert.equal(origin.key, 'T002');
+    const ticked = tickTaskLine(text, origin, imported.plan.steps[1]!.title);
+    assert.equal(ticked.ok && ticked.text, text.replace('- [ ] T002', '- [x] T002'));
+  });
+
   it('sniffs by path before content', () => {
     assert.equal(sniffTaskFormat('.kiro/specs/auth/tasks.md', '- [ ] 1. Do it'), 'kiro');
     assert.equal(sniffTaskFormat('.cursor/plans/x.md', ''), 'cursor');

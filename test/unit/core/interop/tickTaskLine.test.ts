@@ -134,6 +134,52 @@ describe('tickTaskLine', () => {
     assert.match(imported.plan.steps[2]!.title, /\\u200b/);
   });
 
+  it('finds a keyless task whose title was cut by its whole text: never the other task of the same cut title, after lines were swapped or removed', () => {
+    const long = 'Refactor the storage layer so that '.repeat(6);
+    const [albums, photos] = [`- [ ] ${long}for albums`, `- [ ] ${long}for photos`];
+    const imported = importTaskFile('todo.md', `${albums}\n${photos}\n`, { model: false, tick: true });
+    assert.ok(imported.ok);
+    const [first, second] = imported.plan.steps;
+    assert.equal(first!.title, second!.title, 'both titles are cut to the same text');
+    const its = readOrigin(first!.input!).origin!;
+    assert.equal(its.taskText, `${long}for albums`);
+    const swapped = `${photos}\n${albums}\n`;
+    assert.deepEqual(tickTaskLine(swapped, its, first!.title), { ok: true, line: 2, text: `${photos}\n${albums.replace('[ ]', '[x]')}\n` });
+    const removed = tickTaskLine(`${photos}\n`, its, first!.title);
+    assert.equal(removed.ok, false);
+    assert.match(!removed.ok ? removed.problem : '', /^todo\.md has no checkbox for the task "Refactor .*characters cut\)" any more \(it was on line 1\)/);
+    // Unmoved, each ticks its own line.
+    const own = tickTaskLine(`${albums}\n${photos}\n`, readOrigin(second!.input!).origin!, second!.title);
+    assert.equal(own.ok && own.line, 2);
+    // An input that holds the task's text raw, invisible characters and all, finds it as well.
+    const raw = tickTaskLine('- [ ] Zero\u200bwidth\n', { ...origin(1), taskText: 'Zero\u200bwidth' }, 'Zero\\u200bwidth');
+    assert.equal(raw.ok && raw.text, '- [x] Zero\u200bwidth\n');
+  });
+
+  it('ticks a task known only by a cut title (no whole text: an input edited since) only when it is the one line of that title', () => {
+    const long = 'Refactor the storage layer so that '.repeat(6);
+    const [albums, photos] = [`- [ ] ${long}for albums`, `- [ ] ${long}for photos`];
+    const imported = importTaskFile('todo.md', `${albums}\n${photos}\n`, { model: false, tick: true });
+    assert.ok(imported.ok);
+    const step = imported.plan.steps[0]!;
+    const { taskText: _text, ...its } = readOrigin(step.input!).origin!;
+    const both = tickTaskLine(`${photos}\n${albums}\n`, its, step.title);
+    assert.equal(both.ok, false, 'its own line 1 now holds the photos task, which never ran');
+    assert.match(!both.ok ? both.problem : '', /has 2 checkboxes for the task .* \(lines 1, 2\); none was ticked/);
+    const edited = { ...readOrigin(step.input!.replace(long, 'Now: ')).origin!, line: 1 };
+    assert.equal(tickTaskLine(`${albums}\n${photos}\n`, edited, step.title).ok, false, 'an input that no longer opens with the task is no whole text');
+    assert.deepEqual(tickTaskLine(`# List\n${albums}\n`, its, step.title), { ok: true, line: 2, text: `# List\n${albums.replace('[ ]', '[x]')}\n` });
+  });
+
+  it('refuses a file saved since with old Mac line endings (CR alone): its lines are not told apart, and nothing changes', () => {
+    const text = '- [ ] T001 First\r- [ ] T002 Second\r';
+    for (const [key, title] of [['T001', 'First'], ['T002', 'Second']] as const) {
+      const ticked = tickTaskLine(text, origin(1, key), title);
+      assert.equal(ticked.ok, false);
+      assert.match(!ticked.ok ? ticked.problem : '', new RegExp(`^specs/001/tasks\\.md uses old Mac line endings \\(CR alone\\).*LF or CRLF.*task ${key} was left as it is`));
+    }
+  });
+
   it('never ticks an example in a fenced code block, which the import did not read as a task', () => {
     const text = '# T\n```markdown\n- [ ] T001 Real\n```\n- [ ] T001 Real\n~~~\n- [ ] Ship\n~~~\n- [ ] Ship\n';
     const real = tickTaskLine(text, origin(3, 'T001'), 'Real');

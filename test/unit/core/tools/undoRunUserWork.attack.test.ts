@@ -16,14 +16,14 @@ import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 // Promise under attack: Undo never loses the user's work. It removes a folder the run created only when nothing else is in
 // it, and leaves alone (naming it) whatever changed after the run; what it says it will leave alone before the user
 // chooses (filesChangedSince) is what it then leaves alone.
-describe('attack2: undoRun and the user\'s work made after the run', () => {
+describe('attack: undoRun and the user\'s work made after the run', () => {
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-undo-attack2-'));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-undo-user-work-'));
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('attack2: a folder the run created, replaced by the user with a link to a folder of theirs holding files, is not removed (the link is their work)', async () => {
+  it('attack: a folder the run created, replaced by the user with a link to a folder of theirs holding files, is not removed (the link is their work)', async () => {
     const workspace = createNodeWorkspace(dir);
     const checkpoints = createMemoryCheckpointStore();
     await createDirectoryTool.run(makeToolContext({ workspace, checkpoints, stepId: 'S1' }), { path: 'notes' }, neverAborted);
@@ -38,7 +38,7 @@ describe('attack2: undoRun and the user\'s work made after the run', () => {
     assert.deepEqual(report.removed, [], 'Undo said it removed a folder that now holds the user\'s files (through their link)');
   });
 
-  it('attack2: a folder the run created, replaced by a link to an empty folder of the user\'s, is named and left alone, not reported removed', async () => {
+  it('attack: a folder the run created, replaced by a link to an empty folder of the user\'s, is named and left alone, not reported removed', async () => {
     const workspace = createNodeWorkspace(dir);
     const checkpoints = createMemoryCheckpointStore();
     await createDirectoryTool.run(makeToolContext({ workspace, checkpoints, stepId: 'S1' }), { path: 'out' }, neverAborted);
@@ -50,7 +50,7 @@ describe('attack2: undoRun and the user\'s work made after the run', () => {
     assert.ok(fs.statSync(path.join(dir, 'build')).isDirectory());
   });
 
-  it('attack2: a folder the run created that now holds only a hidden file of the user\'s is kept with it', async () => {
+  it('attack: a folder the run created that now holds only a hidden file of the user\'s is kept with it', async () => {
     const workspace = createNodeWorkspace(dir);
     const checkpoints = createMemoryCheckpointStore();
     const ctx = makeToolContext({ workspace, checkpoints, stepId: 'S1' });
@@ -67,8 +67,8 @@ describe('attack2: undoRun and the user\'s work made after the run', () => {
 type RunOp = { kind: 'write'; file: number; text: number } | { kind: 'delete'; file: number };
 type UserOp = { kind: 'none' } | { kind: 'write'; file: number; text: number } | { kind: 'delete'; file: number };
 
-describe('attack2: what the Undo question says it leaves alone is what Undo leaves alone', () => {
-  it('attack2: filesChangedSince names exactly the files undoRun then refuses, over random runs and user changes (property)', async () => {
+describe('attack: what the Undo question says it leaves alone is what Undo leaves alone', () => {
+  it('attack: filesChangedSince names exactly the files undoRun then refuses, over random runs and user changes (property)', async () => {
     const files = ['a.txt', 'b.txt'];
     const texts = ['zero\n', 'one\n', 'two\n', 'three\n'];
     const runOp: fc.Arbitrary<RunOp> = fc.oneof(
