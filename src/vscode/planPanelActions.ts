@@ -254,13 +254,13 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     undoRun: async ({ runId }, panel) => {
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       await undoOnce(runId, panel, async () => {
-        // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
+        // The flow shows the outcome in the run's summary, beside the Undo run that asked for it (`onDidUndo`): a notice
+        // at the top said it a second time (a trial).
         const undo = await runs.changes.undoAsked(runId);
         // Kept: the user chose to keep the run's changes, and the panel stays as it was.
         if (!undo) return;
         const { report, text: message } = undo;
         log.info(`Run ${runId}: ${message}`);
-        panel.notify('info', message);
         // The files changed since the run can be undone anyway, each after its diff (a question the panel cannot hold).
         if (report.overwritable.length > 0) tellUndo(vscode.l10n.t('Task Planner: {0}', message), report, { runId });
         panel.refresh();
