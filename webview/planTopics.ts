@@ -8,15 +8,9 @@ import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { namesOf } from './stepFormModel';
 import type { ShownPlan } from '../src/shared/panelProtocol';
+import { topicsNote } from './topicsText';
 
 type TextField = HTMLElement & { value?: string; updateComplete?: Promise<unknown> };
-
-/** "Tags of this workspace's skills: docs, release." or that there are none; nothing before the skills were read. */
-export function topicsNote(skillTags: readonly string[] | undefined): string {
-  if (skillTags === undefined) return '';
-  if (skillTags.length === 0) return 'No skill of this workspace has tags: a topic adds no skill until one does.';
-  return `Tags of this workspace's skills: ${skillTags.join(', ')}.`;
-}
 
 /**
  * The plan's topics (`contextTags`, which give every agent step the skills tagged with one
@@ -57,7 +51,7 @@ export class PlanTopicsElement extends LitElement {
   override render(): TemplateResult {
     if (!this.editing) {
       return html`<div class="topics">
-        <span class="muted">Topics:</span>
+        <span class="muted" title="Every agent step is given the workspace's skills tagged with one of the plan's topics">Topics:</span>
         <span data-topics>${this.topics.length > 0 ? this.topics.join(', ') : 'none'}</span>
         <button class="icon-button" data-action="edit-topics" aria-label="Edit the plan's topics" title=${this.locked ?? 'Edit'} ?disabled=${this.locked !== undefined} @click=${() => this.open()}>Edit</button>
       </div>`;

@@ -12,6 +12,7 @@ import { panelStyles } from './panelStyles';
 import { renderStepCard, type StepCardContext } from './stepCard';
 import { closeFormEvent } from './stepEditForm';
 import './planTopics';
+import { showsTopics } from './topicsText';
 import { renderVersionPicker } from './versionPicker';
 import { renderObjective } from './objectiveHeading';
 import { closeForm, reviewLocks } from './reviewLocks';
@@ -245,7 +246,9 @@ export class ReviewViewElement extends LitElement {
         </div>
         ${locks.edit ? html`<p class="muted edit-locked">${locks.edit}</p>` : nothing}
         ${renderVersionPicker(review, this.pickedVersion, (version) => this.pickVersion(version), (version) => this.restoreVersion(version), locks.versions)}
-        <plan-topics .topics=${review.contextTags} .skillTags=${review.skillTags} .plan=${shown} .locked=${locks.edit}></plan-topics>
+        ${showsTopics(review.contextTags, review.skillTags)
+          ? html`<plan-topics .topics=${review.contextTags} .skillTags=${review.skillTags} .plan=${shown} .locked=${locks.edit}></plan-topics>`
+          : nothing}
       </header>
       ${this.renderBasis(review)} ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
       <section aria-labelledby="steps-heading">
