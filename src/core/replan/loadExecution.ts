@@ -35,7 +35,14 @@ export async function loadExecution(runId: string, load: (runId: string) => Prom
   let state: RunState | undefined;
   for (const run of [...earlier, { runId, journal }]) {
     // Checked by `replayJournal` above: entries of run events, numbered from 1, starting with run_started.
-    for (const event of run.journal.entries as unknown as RunEvent[]) state = fold.after(state, event);
+    const events = run.journal.entries as unknown as RunEvent[];
+    const start = events[0];
+    // The repair plan replaced the plan of the run before (`replan_completed`, which the views had live and no journal
+    // keeps): the steps it did not keep as they ended stay shown as replaced.
+    if (state !== undefined && start?.type === 'run_started') {
+      state = fold.after(state, { type: 'replan_completed', plan: start.plan, runId: state.runId, seq: state.lastSeq + 1, time: start.time });
+    }
+    for (const event of events) state = fold.after(state, event);
   }
   return state ?? alone;
 }

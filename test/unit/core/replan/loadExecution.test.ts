@@ -38,8 +38,14 @@ describe('loadExecution: a run read again from its journals, as the views showed
     const first = failedRunEvents(plan);
     const store = await storeWith(first, repairEvents(false));
     const loaded = (await loadExecution('run-7-replan-1', (id) => store.load(id)))!;
-    const live = [...first, ...repairEvents(false)].reduce<RunState | undefined>(reduceExecutionEvent, undefined)!;
+    // Live, the host also had the repair's own events, which no journal keeps (executeWithReplanning's `emit`).
+    const replanning = numberedEvents('run-7', [
+      { type: 'replan_started', stepId: 'B', reason: 'B failed' },
+      { type: 'replan_completed', plan: repair },
+    ], first.length + 1, 59_000);
+    const live = [...first, ...replanning, ...repairEvents(false)].reduce<RunState | undefined>(reduceExecutionEvent, undefined)!;
     assert.deepEqual(loaded, live, 'read again as it was followed live');
+    assert.deepEqual(loaded.replacedSteps?.map((replaced) => [replaced.step.id, replaced.state.status]), [['B', 'failed']], 'the failed step the repair replaced is still shown');
     const alone = replayJournal('run-7-replan-1', (await store.load('run-7-replan-1'))!);
     assert.deepEqual([alone.steps.A?.attempts, alone.steps.A?.startedAt], [0, undefined], 'what the repair journal alone gives');
     assert.deepEqual([loaded.steps.A?.attempts, loaded.steps.A?.startedAt, loaded.steps.A?.durationMs], [1, 1_001, 1]);
