@@ -10,7 +10,8 @@ const kindNames: Readonly<Record<KindEstimate['kind'], string>> = {
   clarification: 'questions',
   manual: 'your steps',
   review: 'model reviews',
-  compaction: 'summary compactions',
+  // "summary compactions" read as internals (a trial): the calls that shorten a long run's history for the model.
+  compaction: 'shortening of the run history',
 };
 
 /** A token count for people: `850`, `12k`, `1.2M`. */
