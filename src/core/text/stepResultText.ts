@@ -16,6 +16,16 @@ export function changeResultLine(result: unknown): string | undefined {
 }
 
 /**
+ * A tool's result as a step's output shows it to a person: what a command printed (`commandOutputText`), what a file tool
+ * did ("created notes.md"), what a read read with its text; `undefined` for any other result (shown by its fields). The
+ * fields of these ("path: a.md / operation: created / changed: true / bytes: 16") read as internals (a trial).
+ */
+export function shownResultText(result: unknown): string | undefined {
+  const read = readOf(result);
+  return commandOutputText(result) ?? changeResultLine(result) ?? (read === undefined ? undefined : `${read.what}:\n${read.content}`);
+}
+
+/**
  * What a command's result (`exitCode` and `stdout`, as `run_command` gives it) shows a person: what it printed (its
  * output, else its error output), or that it printed nothing with its exit code, never the result's fields ("exitCode: 0
  * / signal: null / stdout: …" read as internals: a trial). `undefined` for any other result.
@@ -107,15 +117,21 @@ export function fileChangeResult(result: unknown): { path: string; operation: st
  * endLine: 1, totalLines: 1, truncated: false".
  */
 function readLine(result: unknown, maxLine: number): string | undefined {
+  const read = readOf(result);
+  if (read === undefined) return undefined;
+  // Its first line says what it holds (a version, a title); the whole text is the step's result.
+  const opening = read.content.slice(0, maxLine * 4).split('\n').find((line) => line.trim() !== '')?.trim();
+  return opening === undefined ? read.what : `${read.what}: ${opening.slice(0, maxLine)}`;
+}
+
+/** A read's result (`read_file`) as what was read ("read RELEASE (1 line)", "read lines 3–9 of 40 of a.ts") and its text. */
+function readOf(result: unknown): { what: string; content: string } | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
   const { path, content, startLine: first, endLine: last, totalLines: total } = result as Record<string, unknown>;
   if (typeof path !== 'string' || typeof content !== 'string' || typeof first !== 'number' || typeof last !== 'number') return undefined;
   if (typeof total !== 'number') return undefined;
-  // Its first line says what it holds (a version, a title); the whole text is the step's result.
-  const opening = content.slice(0, maxLine * 4).split('\n').find((line) => line.trim() !== '')?.trim();
   const whole = first <= 1 && last >= total;
-  const read = whole ? `read ${path} (${plural(total, 'line', 'lines')})` : `read lines ${first}–${last} of ${total} of ${path}`;
-  return opening === undefined ? read : `${read}: ${opening.slice(0, maxLine)}`;
+  return { what: whole ? `read ${path} (${plural(total, 'line', 'lines')})` : `read lines ${first}–${last} of ${total} of ${path}`, content };
 }
 
 /** A folder step's result (`create_directory`: path and whether it was made) in words: "created the folder docs/". */

@@ -18,7 +18,7 @@ import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import { undoneExtent, type UndoneChanges } from '../tools/undoneChanges';
 import { previewValue, stepStateView, stoppedRun } from './stepStatusView';
-import { commandOutputText } from '../text/stepResultText';
+import { shownResultText } from '../text/stepResultText';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { StoppedRunStatus } from '../../shared/vocabulary';
 
@@ -145,7 +145,7 @@ function runStepView(step: Step, state: StepState, run: RunClock, undone: boolea
     ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
     ...(state.reason === undefined ? {} : { reason: state.reason }),
     ...(state.status === 'completed' && state.result !== undefined
-      ? { resultPreview: previewValue(commandOutputText(state.result) ?? state.result, resultPreviewLength) }
+      ? { resultPreview: previewValue(shownResultText(state.result) ?? state.result, resultPreviewLength) }
       : {}),
     ...(state.progress === undefined ? {} : { progress: state.progress }),
     ...(state.progress === undefined || state.percent === undefined ? {} : { percent: state.percent }),

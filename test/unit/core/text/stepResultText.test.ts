@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { commandOutputText, describedResult } from '../../../../src/core/text/stepResultText';
+import { commandOutputText, describedResult, shownResultText } from '../../../../src/core/text/stepResultText';
 import { buildPanelViewModel } from '../../../../src/core/view/buildPanelViewModel';
 import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
 import { stampEvent } from '../../../../src/core/engine/runEvents';
@@ -73,5 +73,16 @@ describe('commandOutputText', () => {
     const panel = buildPanelViewModel(undefined, { state, now: 10 });
     assert.ok(panel.mode === 'run');
     assert.equal(panel.run.steps[0]?.resultPreview, 'The command printed nothing (exit code 0).');
+  });
+});
+
+describe('shownResultText', () => {
+  it('shows a file tool\'s result by what it did and a read by what it read with its text, not their fields (a trial)', () => {
+    assert.equal(shownResultText({ path: 'a11y-notes.md', operation: 'created', changed: true, bytes: 16 }), 'created a11y-notes.md');
+    assert.equal(shownResultText({ path: 'docs', created: true }), 'created the folder docs/');
+    assert.equal(shownResultText({ path: 'README.md', content: '# tiny-notes\n\nA note keeper.\n', startLine: 1, endLine: 3, totalLines: 3, truncated: false }), 'read README.md (3 lines):\n# tiny-notes\n\nA note keeper.\n');
+    assert.equal(shownResultText({ exitCode: 0, stdout: 'ok\n' }), 'ok');
+    assert.equal(shownResultText({ matches: [] }), undefined);
+    assert.equal(shownResultText('an answer'), undefined);
   });
 });
