@@ -1,5 +1,6 @@
 import { knownProgram, type ProgramShape } from './knownPrograms';
 import { cleanToken, isPathToken } from '../text/pathsInText';
+import { readShellCommands, type ShellWord } from './readShellCommands';
 import { alternation, isCjk, reportVerbs, runWords } from './requestWords';
 
 /** What a step's command may be read against besides its own text. */
@@ -22,14 +23,8 @@ export interface CommandAction {
   inOrder: true;
 }
 
-interface Token {
-  text: string;
-  quoted: boolean;
-}
-
 const runVerb = /^(?:please\s+)?(?:run|execute|exec|invoke|launch|start)\b\s*/i;
 const checkVerb = /^(?:make sure|ensure|check|verify)(?:\s+that)?\s+/i;
-const shellOperators = /(?:^|\s)(?:\||\|\||&&|;|>|>>|<|2>&1|&)(?:\s|$)|\$\(|`/;
 // Words that are never a name on a command line, even where a program takes one ("run npm install on the server").
 const fillers = new Set(
   ('on in at to with without and or for from by the a an it its them they this that these those of all everything again first now please suite tests ' +
@@ -109,8 +104,9 @@ function tickedCommands(rest: string, verb: boolean): CommandAction | undefined 
   const where = /^\s+(?:in|from)\s+(?:the\s+)?([^\s,]+)(?:\s+(?:folder|directory))?(?=[\s,]|$)/i.exec(text);
   if (where) text = text.slice(where[0].length);
   if (!tickedTrailer.test(text)) return undefined;
-  if (!verb && lines.some((command) => !knownProgram(command.trim().split(/\s+/)[0]))) return undefined;
-  return callsOf(lines.join(' && '), where?.[1]);
+  const commands = commandsOf(lines);
+  if (!verb && commands?.some((words) => !knownProgram(words[0]!.text))) return undefined;
+  return callsOf(commands, where?.[1]);
 }
 
 /** Backticked commands among nothing but run words of any language ("führe `npm test` aus", "运行 `npm test`"). */
@@ -119,7 +115,7 @@ function commandsAmongRunWords(line: string): CommandAction | undefined {
   const around = line.replace(/`[^`]*`/g, ' ');
   const left = around.replace(cjkRunWords, ' ').replace(latinRunWords, ' ').replace(/[\s,.;:!、，。！：]+/g, '');
   if (left !== '' || around.trim() === '') return undefined;
-  return callsOf(lines.join(' && '), undefined);
+  return callsOf(commandsOf(lines), undefined);
 }
 
 /** A known program and its arguments after a run verb, or one of the well-known forms. */
@@ -137,7 +133,8 @@ function plainCommands(rest: string, context: CommandContext): CommandAction | u
     const at = target[2]!.search(purposeClause);
     const [what, why] = at < 0 ? [target[2]!, undefined] : [target[2]!.slice(0, at), target[2]!.slice(at)];
     const paths = targetPaths(what, context);
-    return paths && (why === undefined || purpose.test(why)) ? callsOf([target[1]!, ...onPaths, ...paths].join(' '), undefined) : undefined;
+    if (!paths || !(why === undefined || purpose.test(why))) return undefined;
+    return callsOf([[target[1]!, ...onPaths, ...paths].map((text) => ({ text, quoted: false }))], undefined);
   }
 
   const cut = commandTail.exec(plain)!;
@@ -156,7 +153,8 @@ function plainCommands(rest: string, context: CommandContext): CommandAction | u
     // this command: the step is not one plain tool action, so none of it is dropped.
     if (more || !(purpose.test(trailer) || reported.test(trailer) || /^,\s*(?:please|now|again)$/i.test(trailer))) return undefined;
   }
-  return commandLine.split(/(?<!\s)\s+&&\s+/).every((command) => onlyArguments(tokenize(command))) ? callsOf(commandLine, cwd) : undefined;
+  const commands = readShellCommands(commandLine);
+  return commands?.every(onlyArguments) ? callsOf(commands, cwd) : undefined;
 }
 
 /** The paths "run mypy on …" names: paths, the whole workspace (`.`), or "it" for the step before's paths. */
@@ -167,23 +165,33 @@ function targetPaths(text: string, context: CommandContext): string[] | undefine
   return items.every((item) => (isPathToken(item) || folderNames.has(item)) && !item.startsWith('/')) ? items : undefined;
 }
 
-/** The calls of a command line (`a && b` in order), or `undefined` when it holds shell syntax or an unusable folder. */
-function callsOf(commandLine: string, cwd: string | undefined): CommandAction | undefined {
+/** The commands of backticked command lines in order, or `undefined` when one of them is no finished command (`readShellCommands`). */
+function commandsOf(lines: readonly string[]): ShellWord[][] | undefined {
+  const commands: ShellWord[][] = [];
+  for (const line of lines) {
+    // Each line read alone: a quote left open in one never takes in the next.
+    const read = readShellCommands(line);
+    if (read === undefined) return undefined;
+    commands.push(...read);
+  }
+  return commands;
+}
+
+/** The calls of commands read from a command line (`a && b` in order), or `undefined` for no commands or an unusable folder. */
+function callsOf(commands: readonly (readonly ShellWord[])[] | undefined, cwd: string | undefined): CommandAction | undefined {
   const cwdPath = cwd === undefined ? undefined : cleanToken(cwd).replace(/^\.\//, '').replace(/\/$/, '');
   if (cwdPath !== undefined && (cwdPath.startsWith('/') || !/^[\w@.+/-]+$/.test(cwdPath))) return undefined;
-  const commands = commandLine.split(/(?<!\s)\s+&&\s+/).map((part) => part.trim());
-  if (commands.some((command) => command === '' || shellOperators.test(command))) return undefined;
-  const calls = commands.map((command): CommandCall => ({
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,MethodExpression,ArrowFunction: read commands are never empty; kept as the last guard before a command runs
+  if (commands === undefined || commands.length === 0 || commands.some((words) => words.length === 0)) return undefined;
+  const calls = commands.map((words): CommandCall => ({
     tool: 'run_command',
-    args: { argv: tokenize(command).map((token) => token.text), ...(cwdPath ? { cwd: cwdPath } : {}) },
+    args: { argv: words.map((word) => word.text), ...(cwdPath ? { cwd: cwdPath } : {}) },
   }));
-  // Stryker disable next-line ConditionalExpression,MethodExpression,ArrowFunction: an empty command was refused above, so no argv is empty; kept as the last guard before a command runs
-  if (calls.some((call) => (call.args['argv'] as string[]).length === 0)) return undefined;
   return { calls, inOrder: true };
 }
 
 /** Whether every word after the program is an argument its shape allows (see `ProgramShape`). */
-function onlyArguments(tokens: Token[]): boolean {
+function onlyArguments(tokens: readonly ShellWord[]): boolean {
   const shape: ProgramShape | undefined = knownProgram(tokens[0]?.text);
   if (!shape) return false;
   if (shape.anyWords) return true;
@@ -206,17 +214,4 @@ function onlyArguments(tokens: Token[]): boolean {
     optionValue = false;
   }
   return true;
-}
-
-/** Splits a command line into tokens, honouring single and double quotes (no shell expansion). */
-function tokenize(line: string): Token[] {
-  const tokens: Token[] = [];
-  const token = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let match = token.exec(line); match; match = token.exec(line)) {
-    const quoted = match[3] === undefined;
-    // As a shell reads double quotes: a backslash escapes only $ ` " \ and a line break; before anything else it stays
-    // (`node -e "…\n…"` lost its backslash and printed an "n": a trial).
-    tokens.push({ text: match[1]?.replace(/\\([$`"\\\n])/g, '$1') ?? match[2] ?? match[3]!, quoted });
-  }
-  return tokens;
 }

@@ -88,8 +88,9 @@ const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|refe
  */
 export function recognizeToolAction(text: string, context: CommandContext = {}): ToolAction | undefined {
   // A closing "." is punctuation, a lone "." or "./..." an argument ("run eslint .", "run go test ./...").
-  const line = text.trim().replace(/(?<=[^\s/.;:!])[.;:!]+$/, '').replace(/\s+/g, ' ');
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an empty line matches no pattern below either (and the line holds no newline once its spaces are joined)
+  const line = joinSpacesOutsideQuotes(text.trim().replace(/(?<=[^\s/.;:!])[.;:!]+$/, ''));
+  // A line break left is inside quotes (or escaped): a text or command of several lines is not one plain step's.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an empty line matches no pattern below either
   if (line.includes('\n') || line === '') return undefined;
   const single = (call: ToolCall | undefined): ToolAction | undefined => (call ? { calls: [call], inOrder: false } : undefined);
   return (
@@ -102,6 +103,47 @@ export function recognizeToolAction(text: string, context: CommandContext = {}):
     readFiles(line) ??
     recognizeCommand(line, context)
   );
+}
+
+/**
+ * `text` with each run of whitespace outside quotes as one space, and quoted text (`"…"` with its backslash escapes,
+ * `'…'` opened where no letter or digit comes before, `` `…` ``) and a backslash with the character after it kept as
+ * written: the text a file is given and a command's words are what the user typed. An opening quote that never closes is
+ * an ordinary character (an apostrophe).
+ */
+function joinSpacesOutsideQuotes(text: string): string {
+  let joined = '';
+  let index = 0;
+  // Once a quote finds no close after one place it finds none after any later one: the scan stays linear.
+  const unclosed = new Set<string>();
+  while (index < text.length) {
+    const char = text[index]!;
+    if (/\s/.test(char)) {
+      const run = /\s+/y;
+      run.lastIndex = index;
+      run.exec(text);
+      joined += ' ';
+      index = run.lastIndex;
+      continue;
+    }
+    const opens = char === '"' || char === '`' || (char === "'" && !/[\p{L}\p{N}]/u.test(text[index - 1] ?? ''));
+    const close = opens && !unclosed.has(char) ? closingQuote(text, index) : -1;
+    if (opens && close < 0) unclosed.add(char);
+    const end = close >= 0 ? close + 1 : char === '\\' ? Math.min(index + 2, text.length) : index + 1;
+    joined += text.slice(index, end);
+    index = end;
+  }
+  return joined;
+}
+
+/** Where the quote opened at `start` closes (a backslash escapes within double quotes only), or -1. */
+function closingQuote(text: string, start: number): number {
+  const quote = text[start]!;
+  for (let index = start + 1; index < text.length; index++) {
+    if (text[index] === quote) return index;
+    if (quote === '"' && text[index] === '\\') index++;
+  }
+  return -1;
 }
 
 function createDirectory(line: string): ToolCall | undefined {
@@ -142,7 +184,9 @@ function fileWithText(line: string): ToolCall | undefined {
   const written = created ? undefined : /^write\s+("[^"]*"|'[^']*'|`[^`]*`)\s+(?:to|into|in)\s+(?:the\s+)?(?:file\s+)?(\S+)$/i.exec(line);
   const path = cleanToken((created?.[2] ?? written?.[2]) ?? '');
   const given = created?.[4] ?? written?.[1] ?? '';
-  const quoted = /^(["'`])(.*)\1$/.exec(given);
+  // One quoted text, its quote nowhere inside: `"a" and "b"` gives no text, and is no step of one tool call.
+  const quoted = /^(["'`])((?:(?!\1).)*)\1$/.exec(given);
+  if (!quoted && /^["'`]/.test(given)) return undefined;
   // One plain word or version ("hello", "0.1.0"), never a phrase: "with an express server" is what to write, not the text.
   const text = quoted ? quoted[2]! : created?.[3] !== undefined ? given : /^[\w!?,.'-]+$/.test(given) && !generatedContent.test(given) ? given : undefined;
   // Without the word "file", the name must look like one (a path with a dot or slash): "create tests with jest" is no file.
