@@ -161,7 +161,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'step_completed':
       draft.results[event.stepId] = event.result;
-      if (event.restored === true && draft.steps[event.stepId]?.status === 'completed') {
+      if (event.restored === true && draft.steps[event.stepId]?.status === 'completed' && sameResult(draft.steps[event.stepId]?.result, event.result)) {
         // Kept from an earlier run of the execution, whose state already has it as it completed there (a repair run's
         // start, `reduceExecutionEvent`): its times stay that run's. Taken as ending now, a step of 23 s read 1 min 17 s
         // and its timeline bar spanned the whole run after a repair (a trial).
@@ -384,4 +384,17 @@ function cutShortTimes(current: StepState | undefined, stoppedAt: number | undef
   if (startedAt === undefined) return {};
   const endedAt = current?.endedAt ?? stoppedAt;
   return endedAt === undefined ? { startedAt } : { startedAt, endedAt, durationMs: endedAt - startedAt };
+}
+
+/**
+ * Whether a restored result is the one a step completed with (the same value, or the same JSON): one that differs is
+ * taken as the step's completion now, so the step and its dependents never read two results (an attack).
+ */
+function sameResult(kept: unknown, restored: unknown): boolean {
+  if (Object.is(kept, restored)) return true;
+  try {
+    return JSON.stringify(kept) === JSON.stringify(restored);
+  } catch {
+    return false;
+  }
 }

@@ -58,13 +58,25 @@ export interface ReplanRecord {
 
 /**
  * The runs that together are what the user sees as the run `state`, oldest first: the runs its repairs replaced
- * (each repair is a run of its own, `<first>-replan-<n>`), then itself. Just itself for a run no repair led to. Only ids
- * of its own chain count: a journal (a committed one too) naming another run as replaced cannot make Undo take it back.
+ * (each repair is a run of its own, `<first>-replan-<n>`), in the order they ran, then itself. Just itself for a run no
+ * repair led to. Only ids of its own chain before it count: a journal (a committed one too) naming another run as replaced
+ * cannot make Undo take it back, nor the views show it as this run's.
  */
 export function runChain(state: { runId: string; replanHistory?: readonly Pick<ReplanRecord, 'failedRunId'>[] }): string[] {
   const first = state.runId.replace(/-replan-\d+$/, '');
-  const ours = (id: string): boolean => id === first || (id.startsWith(`${first}-replan-`) && /^\d+$/.test(id.slice(first.length + '-replan-'.length)));
-  return [...new Set([...(state.replanHistory ?? []).map((record) => record.failedRunId).filter(ours), state.runId])];
+  const number = (id: string): number | undefined => {
+    if (id === first) return 0;
+    const tail = id.startsWith(`${first}-replan-`) ? id.slice(first.length + '-replan-'.length) : '';
+    return /^\d+$/.test(tail) ? Number(tail) : undefined;
+  };
+  const own = number(state.runId) ?? 0;
+  // In the order they ran, whatever order the journal lists them in (an attack: listed out of order, Undo went out of
+  // order and left a file at an in-between version), and only runs before this one.
+  const earlier = [...new Set((state.replanHistory ?? []).map((record) => record.failedRunId))]
+    .map((id) => ({ id, at: number(id) }))
+    .filter((run): run is { id: string; at: number } => run.at !== undefined && run.at < own)
+    .sort((a, b) => a.at - b.at);
+  return [...earlier.map((run) => run.id), state.runId];
 }
 
 /** The number of the repair the run `state` is (its last repair's), or `undefined` for a run no repair led to. */

@@ -5,9 +5,10 @@ import { executeRun } from './runEngine';
 import { toResult } from './runOutcome';
 import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle, RunResult } from './runOptions';
-import type { RunControl } from './runEngine';
+import type { EngineSetup, RunControl } from './runEngine';
 import { resolveRunOptions } from './resolveRunOptions';
-import { finalRunStatuses, terminalStepStatuses } from './runEvents';
+import { finalRunStatuses, terminalStepStatuses, type RunState } from './runEvents';
+import { keptChangesOf } from './keptChanges';
 import { journaledSpending } from './journaledSpending';
 import type { Checkpoint, CheckpointStore, RunStore } from '../runStorePorts';
 import { recoverInterruptedChanges } from '../tools/recordedChange';
@@ -78,6 +79,7 @@ async function resumeFromJournal(runId: string, options: ResumeOptions, store: R
       runId,
       state,
       options: resolved,
+      ...(await keptFromRepairedRun(state, store)),
       afterOpening: [...recovered, ...unreported].map((checkpoint) => ({
         type: 'file_changed',
         stepId: checkpoint.stepId,
@@ -93,6 +95,30 @@ async function resumeFromJournal(runId: string, options: ResumeOptions, store: R
     },
     control,
   );
+}
+
+/**
+ * For a repair run whose journal lacks some of the results its repair kept (`ReplanRecord.keptStepIds`): those results and
+ * what their steps changed, from the journal of the run it repairs, so the run restores them instead of running the steps
+ * again. Its opening is stored before its restored results (`executeRun`): a crash in between left completed steps to run
+ * again, their changes made twice (an attack). Nothing when none is missing, or the earlier journal is gone or no longer
+ * holds them completed (the steps then run, as the journal alone says).
+ */
+async function keptFromRepairedRun(state: RunState, store: RunStore): Promise<Pick<EngineSetup, 'initialResults' | 'keptChanges'>> {
+  const record = state.replanHistory?.at(-1);
+  const missing = (record?.keptStepIds ?? []).filter((id) => state.plan?.steps.some((step) => step.id === id) && state.steps[id]?.status !== 'completed');
+  if (record === undefined || missing.length === 0 || record.failedRunId === state.runId) return {};
+  const journal = await store.load(record.failedRunId).catch(() => undefined);
+  let earlier: RunState;
+  try {
+    if (journal === undefined) return {};
+    earlier = replayJournal(record.failedRunId, journal);
+  } catch {
+    return {};
+  }
+  const found = missing.filter((id) => earlier.steps[id]?.status === 'completed' && Object.hasOwn(earlier.results, id));
+  if (found.length === 0) return {};
+  return { initialResults: Object.fromEntries(found.map((id) => [id, earlier.results[id]])), keptChanges: keptChangesOf(earlier.steps, found) };
 }
 
 /** The run's changes of files that landed (`applied`, `recovered`) but whose path the journal never reported, one per path. */

@@ -1,4 +1,5 @@
 import { replayJournal } from '../engine/replayJournal';
+import { runChain } from '../engine/replanRecord';
 import type { RunEvent, RunState } from '../engine/runEvents';
 import type { LoadedJournal } from '../runStorePorts';
 import { ExecutionFold } from './executionFold';
@@ -17,14 +18,16 @@ export async function loadExecution(runId: string, load: (runId: string) => Prom
   const journal = await load(runId);
   if (journal === undefined) return undefined;
   const alone = replayJournal(runId, journal);
-  const earlierIds = [...new Set((alone.replanHistory ?? []).map((record) => record.failedRunId))].filter((id) => id !== runId);
+  // Its own chain only, in the order it ran (`runChain`): a journal naming another of the user's runs lends it nothing.
+  const earlierIds = runChain(alone).slice(0, -1);
   if (earlierIds.length === 0) return alone;
   const earlier: { runId: string; journal: LoadedJournal }[] = [];
   for (const id of earlierIds) {
     const found = await load(id).catch(() => undefined);
     if (found === undefined) return alone;
     try {
-      replayJournal(id, found);
+      // A run of another plan stored under the chain's id is not one this repair run repaired.
+      if (replayJournal(id, found).plan?.id !== alone.plan?.id) return alone;
     } catch {
       // Only the views lose the earlier runs' detail; the repair run's own journal is whole.
       return alone;

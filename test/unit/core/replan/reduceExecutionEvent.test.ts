@@ -60,7 +60,7 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
     const repair = makePlan([makeStep('A'), makeStep('C', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
     const events = numberedEvents('run-7-replan-1', [
       { type: 'run_started', plan: repair },
-      { type: 'step_completed', stepId: 'A', result: 'a', restored: true, keptChanges: ['a.txt'] },
+      { type: 'step_completed', stepId: 'A', result: 'contents of a', restored: true, keptChanges: ['a.txt'] },
     ], 1, 77_000);
     const next = fold(events, first)!;
     const { keptChanges, ...asBefore } = next.steps.A!;
