@@ -56,7 +56,8 @@ const andAction = new RegExp(
  * ("then", "danach", "puis", "luego", "depois", "然后", "それから"), at such a word that
  * orders what follows wherever it stands ("und dann", "然后"), and at "and" or "then" before
  * a second action ("Search for legacy and delete src/legacy.js", "add a section then run npm
- * test", "run the tests and fix the failures"); a leading sequencing word is removed from
+ * test", "run the tests and fix the failures"), and at a comma before the next of a list of actions ("Create a.md,
+ * delete b.md, …"); a leading sequencing word is removed from
  * the step and recorded in `follows`. A condition ("If it fails, then …") is not split.
  */
 export function splitRequest(request: string): SplitRequest {
@@ -159,12 +160,32 @@ function splitActions(part: Part): Part[] {
       ...splitActions({ text: part.text.slice(at + within[0].length), follows: true }),
     ];
   }
+  const listed = conditional.test(masked.trim()) ? undefined : commaBeforeAction(masked);
+  if (listed !== undefined) {
+    const [before, after] = [part.text.slice(0, listed.at), part.text.slice(listed.end)];
+    return [...splitActions({ text: before, follows: part.follows }), ...splitActions({ text: after, follows: true })];
+  }
   const at = actionJoin(masked);
   if (!at) return [part];
   return [{ text: part.text.slice(0, at.index), follows: part.follows }, ...splitActions({ text: part.text.slice(at.index + at[0].length), follows: true })];
 }
 
 const everyActionJoin = new RegExp(andAction.source, 'gi');
+const startsWithAction = new RegExp(String.raw`^(?:please\s+)?(?:${actionVerbs})\s`, 'i');
+// The verb opens a clause of its own: not one of a list of verbs used as names ("the add, list and search commands").
+const commaThenAction = new RegExp(String.raw`(?<!\b(?:${actionVerbs})),\s+(?=(?:${actionVerbs})\s+(?!(?:and|or)\b)[^\s,])`, 'i');
+
+/**
+ * Where a comma starts the next of a list of actions ("Create docs/usage.md, delete CHANGELOG.md, add a line …"): a comma
+ * before an action verb in a part that itself opens with one. Without a model such a request was one step for you, its
+ * actions unread (a trial), while the same actions joined by "then" were tool steps. A comma before anything else lists
+ * the things one action acts on ("Read a.md, b.md and c.md").
+ */
+function commaBeforeAction(masked: string): { at: number; end: number } | undefined {
+  if (!startsWithAction.test(masked.trim())) return undefined;
+  const comma = commaThenAction.exec(masked);
+  return comma === null ? undefined : { at: comma.index, end: comma.index + comma[0].length };
+}
 const verbWord = new RegExp(String.raw`^(?:${actionVerbs})$`, 'i');
 
 /**

@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { splitRequest } from '../../../../src/core/planner/splitRequest';
+import { heuristicPlan } from '../../../../src/core/planner/heuristicPlan';
 
 describe('splitRequest', () => {
+  // A trial (2026-12-07): listed with commas, these four actions were one step for you; joined by "then", tool steps.
+  it('splits a list of actions at its commas, in order, but not a list of the things one action acts on', () => {
+    const request = 'Create an empty file docs/usage.md, delete CHANGELOG.md, add a line "## 0.4.0, final" to the top of README.md, then run node src/cli.js list';
+    const split = splitRequest(request);
+    assert.deepEqual(split.parts, ['Create an empty file docs/usage.md', 'Delete CHANGELOG.md', 'Add a line "## 0.4.0, final" to the top of README.md', 'Run node src/cli.js list']);
+    assert.deepEqual(split.follows, [false, true, true, true]);
+    assert.deepEqual(heuristicPlan(request).steps.map((step) => step.tool ?? step.kind), ['write_file', 'delete_file', 'manual', 'run_command']);
+    assert.deepEqual(splitRequest('Read a.md, b.md and c.md').parts, ['Read a.md, b.md and c.md']);
+    assert.deepEqual(splitRequest('If the build fails, fix it').parts, ['If the build fails, fix it']);
+    assert.deepEqual(splitRequest('Document the add, list and search commands').parts, ['Document the add, list and search commands']);
+  });
+
   it('splits on bullets of every kind', () => {
     assert.deepEqual(splitRequest('- a\n* b\n• c\n+ d').parts, ['A', 'B', 'C', 'D']);
   });
