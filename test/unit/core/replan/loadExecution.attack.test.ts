@@ -19,69 +19,20 @@ import { executeWithReplanning } from '../../../../src/core/replan/executeWithRe
 import { ExecutionFold } from '../../../../src/core/replan/executionFold';
 import { loadExecution } from '../../../../src/core/replan/loadExecution';
 import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutionEvent';
-import type { Plan, Step } from '../../../../src/core/plan/planSchema';
 import type { JournalEntry, LoadedJournal, RunStore } from '../../../../src/core/runStorePorts';
-import type { LlmChatRequest } from '../../../../src/core/llm/llmTypes';
 import { ManualClock } from '../../../fakes/manualClock';
-import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { numberedEvents } from '../../../support/numberedEvents';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import { repairReplanner, repairScenarios, type RepairScenario } from '../../../support/repairScenarios';
 
-interface Scenario {
-  plan: Plan;
-  specs: { id: string; dependsOn: string[] }[];
-  badDependsOn: string[];
-  /** Repairs the model gives: bad1 → bad2 → … → fix. */
-  repairs: number;
-  /** maxTotalReplans: below `repairs`, the execution gives up (replan_failed). */
-  limit: number;
-}
+/** A repair scenario (`repairScenarios`) and the repair limit: below its repairs, the execution gives up (replan_failed). */
+type Scenario = RepairScenario & { limit: number };
 
 const scenarioArbitrary = (giveUp: boolean): fc.Arbitrary<Scenario> =>
-  fc
-    .record({
-      size: fc.integer({ min: 1, max: 4 }),
-      picks: fc.array(fc.array(fc.nat(), { maxLength: 2 }), { minLength: 5, maxLength: 5 }),
-      badPicks: fc.array(fc.nat(), { maxLength: 2 }),
-      badAt: fc.nat(),
-      onBad: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
-      repairs: fc.integer({ min: 1, max: 3 }),
-    })
-    .map(({ size, picks, badPicks, badAt, onBad, repairs }) => {
-      const at = badAt % (size + 1);
-      const specs: { id: string; dependsOn: string[] }[] = [];
-      for (let index = 0; index < size; index++) {
-        const earlier = specs.map((spec) => spec.id);
-        const deps = new Set((picks[index] ?? []).filter(() => earlier.length > 0).map((pick) => earlier[pick % earlier.length]!));
-        if (index >= at && onBad[index]) deps.add('bad1');
-        specs.push({ id: `S${index}`, dependsOn: [...deps] });
-      }
-      const before = specs.slice(0, at).map((spec) => spec.id);
-      const badDependsOn = [...new Set(badPicks.filter(() => before.length > 0).map((pick) => before[pick % before.length]!))];
-      const steps: Step[] = specs.map((spec) => makeStep(spec.id, { dependsOn: spec.dependsOn }));
-      steps.splice(at, 0, makeStep('bad1', { dependsOn: badDependsOn, onFailure: 'replan' }));
-      // Giving up: the model would repair `repairs` times but the limit stops it one repair earlier.
-      return { plan: makePlan(steps), specs, badDependsOn, repairs, limit: giveUp ? repairs - 1 : repairs };
-    })
+  repairScenarios(false)
+    // Giving up: the model would repair `repairs` times but the limit stops it one repair earlier.
+    .map((scenario) => ({ ...scenario, limit: giveUp ? scenario.repairs - 1 : scenario.repairs }))
     .filter((scenario) => !giveUp || scenario.limit >= 1);
-
-function replannerFor(scenario: Scenario) {
-  return scriptedLlm([
-    (request: LlmChatRequest) => {
-      const text = request.messages.map((message) => String(message.content)).join('\n');
-      const failing = /Failed steps:\n- (bad(\d+)) /.exec(text);
-      assert.ok(failing, 'the replanner was asked to repair something else');
-      const k = Number(failing[2]);
-      const next = k < scenario.repairs ? `bad${k + 1}` : 'fix';
-      const rename = (ids: string[]): string[] => ids.map((id) => (id === 'bad1' ? next : id));
-      const steps = [
-        ...scenario.specs.map((spec) => ({ id: spec.id, title: `Step ${spec.id}`, kind: 'agent', dependsOn: rename(spec.dependsOn) })),
-        { id: next, title: `Step ${next}`, kind: 'agent', dependsOn: scenario.badDependsOn, ...(next === 'fix' ? {} : { onFailure: 'replan' }) },
-      ];
-      return JSON.stringify({ objective: 'test objective', steps });
-    },
-  ]);
-}
 
 const stepRunner =
   (clock: ManualClock): StepRunner =>
@@ -100,7 +51,7 @@ async function execute(scenario: Scenario, store: RunStore) {
     idSource: () => 'X',
     maxConcurrency: 1,
     maxTotalReplans: scenario.limit,
-    replanner: replannerFor(scenario),
+    replanner: repairReplanner(scenario),
     stepRunner: stepRunner(clock),
     onEvent: (event) => events.push(event),
   });

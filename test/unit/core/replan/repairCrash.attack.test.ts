@@ -14,69 +14,14 @@ import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore
 import type { StepRunner } from '../../../../src/core/engine/runOptions';
 import type { RunResult } from '../../../../src/core/engine/runOptions';
 import { executeWithReplanning, resumeWithReplanning } from '../../../../src/core/replan/executeWithReplanning';
-import type { Plan, Step } from '../../../../src/core/plan/planSchema';
 import type { JournalEntry, RunStore } from '../../../../src/core/runStorePorts';
-import type { LlmChatRequest } from '../../../../src/core/llm/llmTypes';
 import { ManualClock } from '../../../fakes/manualClock';
-import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import { repairReplanner, repairScenarios, type RepairScenario } from '../../../support/repairScenarios';
 
-interface Scenario {
-  plan: Plan;
-  /** Plain steps (S*) and their dependencies; `bad1` sits among them. */
-  specs: { id: string; dependsOn: string[] }[];
-  badDependsOn: string[];
-  /** How many repairs the execution needs: bad1 → bad2 → … → fix. */
-  repairs: number;
-}
+type Scenario = RepairScenario;
 
-const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
-  .record({
-    size: fc.integer({ min: 1, max: 4 }),
-    picks: fc.array(fc.array(fc.nat(), { maxLength: 2 }), { minLength: 5, maxLength: 5 }),
-    badPicks: fc.array(fc.nat(), { maxLength: 2 }),
-    badAt: fc.nat(),
-    onBad: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
-    repairs: fc.integer({ min: 1, max: 3 }),
-  })
-  .map(({ size, picks, badPicks, badAt, onBad, repairs }) => {
-    // bad1 sits after the first `at` steps; steps after it may depend on it.
-    const at = badAt % (size + 1);
-    const specs: { id: string; dependsOn: string[] }[] = [];
-    for (let index = 0; index < size; index++) {
-      const earlier = specs.map((spec) => spec.id);
-      const deps = new Set((picks[index] ?? []).filter(() => earlier.length > 0).map((pick) => earlier[pick % earlier.length]!));
-      if (index >= at && onBad[index]) deps.add('bad1');
-      specs.push({ id: `S${index}`, dependsOn: [...deps] });
-    }
-    const before = specs.slice(0, at).map((spec) => spec.id);
-    const badDependsOn = [...new Set(badPicks.filter(() => before.length > 0).map((pick) => before[pick % before.length]!))];
-    const steps: Step[] = specs.map((spec) => makeStep(spec.id, { dependsOn: spec.dependsOn, input: `do ${spec.id} after ${spec.dependsOn.map((d) => `{{results.${d}}}`).join(' ')}` }));
-    steps.splice(at, 0, makeStep('bad1', { dependsOn: badDependsOn, onFailure: 'replan' }));
-    return { plan: makePlan(steps), specs, badDependsOn, repairs };
-  });
-
-/** The replacement of bad<k>: bad<k+1> (which fails again) or, after the last repair, fix. */
-const successorOf = (scenario: Scenario, k: number): string => (k < scenario.repairs ? `bad${k + 1}` : 'fix');
-
-/** The model: answers the repair of bad<k> with every step, bad<k> replaced by its successor (completed steps are put back as they were). */
-function replannerFor(scenario: Scenario) {
-  return scriptedLlm([
-    (request: LlmChatRequest) => {
-      const text = request.messages.map((message) => String(message.content)).join('\n');
-      const failing = /Failed steps:\n- (bad(\d+)) /.exec(text);
-      assert.ok(failing, `the replanner was asked to repair something else:\n${text.slice(0, 400)}`);
-      const k = Number(failing[2]);
-      const next = successorOf(scenario, k);
-      const rename = (ids: string[]): string[] => ids.map((id) => (id === 'bad1' ? next : id));
-      const steps = [
-        ...scenario.specs.map((spec) => ({ id: spec.id, title: `Step ${spec.id}`, kind: 'agent', dependsOn: rename(spec.dependsOn), input: `do ${spec.id} after ${rename(spec.dependsOn).map((d) => `{{results.${d}}}`).join(' ')}` })),
-        { id: next, title: `Step ${next}`, kind: 'agent', dependsOn: scenario.badDependsOn, input: `do ${next}`, ...(next === 'fix' ? {} : { onFailure: 'replan' }) },
-      ];
-      return JSON.stringify({ objective: 'test objective', steps });
-    },
-  ]);
-}
+const scenarioArbitrary = repairScenarios(true);
 
 /** Workspace of the fake steps: each completed step writes `<id>.txt` and appends its id to `log` (a change made twice shows). */
 interface World {
@@ -129,7 +74,7 @@ async function uninterrupted(scenario: Scenario) {
     store: recordingStore(createMemoryRunStore(), lines, appendEnds),
     idSource: () => 'X',
     maxConcurrency: 1,
-    replanner: replannerFor(scenario),
+    replanner: repairReplanner(scenario),
     stepRunner: stepRunnerIn(world, clock),
   });
   return { result, world, lines, appendEnds };
@@ -160,7 +105,7 @@ async function crashAndResume(scenario: Scenario, lines: readonly JournalEntry[]
     clock,
     store,
     maxConcurrency: 1,
-    replanner: replannerFor(scenario),
+    replanner: repairReplanner(scenario),
     stepRunner: stepRunnerIn(afterCrash, clock),
   });
   return { result, world: afterCrash, completedBefore, newest, prefix };
@@ -209,6 +154,7 @@ describe('attack: a repaired run crashed at any journal line resumes to the unin
       specs: [{ id: 'S0', dependsOn: [] }],
       badDependsOn: ['S0'],
       repairs: 1,
+      inputs: true,
     };
     const full = await uninterrupted(scenario);
     assert.equal(full.result.status, 'completed');
