@@ -130,11 +130,9 @@ export class RunChanges implements vscode.Disposable {
     const lane = await this.lanes.ofRun(runId);
     const checkpoints = await this.lanes.checkpointsOf(lane);
     const runtime = loadRuntime();
-    const state = await this.lanes
-      .storeOf(lane)
-      .load(runId)
-      .then((journal) => journal && runtime.replayJournal(runId, journal))
-      .catch(() => undefined);
+    const store = this.lanes.storeOf(lane);
+    // As the views show it: a repair run with the runs it repaired, their steps' changes and commands too.
+    const state = await runtime.loadExecution(runId, (id) => store.load(id)).catch(() => undefined);
     const chain = state === undefined ? [runId] : runtime.runChain(state);
     const all = (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat();
     return { lane, checkpoints, state, chain, all };

@@ -1,11 +1,16 @@
 import type { RunState } from './runEvents';
 import { oneLine } from '../text/oneLine';
 
-/** The steps of the run whose attempt started a command (`command_started`; one interrupted counts too), in run order. */
+/**
+ * The steps of the run whose attempt started a command (`command_started`; one interrupted counts too): those repairs
+ * replaced first, then the plan's, in run order.
+ */
 export function stepsThatRanCommands(state: RunState): string[] {
-  return Object.entries(state.steps)
-    .filter(([, step]) => (step.commandsStarted?.length ?? 0) > 0 || (step.commandsInterrupted?.length ?? 0) > 0)
-    .map(([id]) => id);
+  const ran = (step: RunState['steps'][string]): boolean => (step.commandsStarted?.length ?? 0) > 0 || (step.commandsInterrupted?.length ?? 0) > 0;
+  // A step a repair replaced ran its commands all the same (a trial's Undo named the repair's test run, not the first one).
+  const replaced = (state.replacedSteps ?? []).filter((entry) => ran(entry.state)).map((entry) => entry.step.id);
+  const current = Object.entries(state.steps).filter(([, step]) => ran(step)).map(([id]) => id);
+  return [...new Set([...replaced, ...current])];
 }
 
 /** Most steps named, and characters of the sentence. */

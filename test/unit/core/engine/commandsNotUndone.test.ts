@@ -37,4 +37,12 @@ describe('commandsNotUndone', () => {
     assert.match(commandsNotUndone(many, new Set(['B', 'Z'])) ?? '', /: step B ran a command;/);
     assert.equal(commandsNotUndone(many, new Set(['Z'])), undefined);
   });
+
+  it('names a step a repair replaced that ran a command too, first (a trial\'s Undo named only the repair\'s test run)', () => {
+    const repaired: RunState = {
+      ...state([step('S6'), step('S7', { commandsStarted: ['/w\u0000npm test'] })]),
+      replacedSteps: [{ planVersion: 1, step: { id: 'S5', title: 'Run the tests' } as NonNullable<RunState['replacedSteps']>[number]['step'], state: step('S5', { status: 'failed', commandsStarted: ['/w\u0000npm test'] }) }],
+    };
+    assert.match(commandsNotUndone(repaired) ?? '', /: steps S5, S7 ran commands;/);
+  });
 });
