@@ -85,7 +85,7 @@ export function renderReplans(replans: readonly ReplanView[]): TemplateResult | 
             ? html`<ul>
                 ${replan.trials.map(
                   (trial) => html`<li class="trial"><span class="mono">${trial.stepId}</span> attempt ${trial.attempt} (${trial.approach}):
-                    <div class="error keep-lines">${trial.error}</div>${trial.diagnosis ? html`<div class="keep-lines">diagnosis: ${trial.diagnosis}</div>` : nothing}</li>`,
+                    <div class="error keep-lines">${trial.error}</div>${trial.diagnosis && trial.diagnosis !== trial.error ? html`<div class="keep-lines">diagnosis: ${trial.diagnosis}</div>` : nothing}</li>`,
                 )}
               </ul>`
             : nothing}

@@ -117,6 +117,7 @@ export class RunViewElement extends LitElement {
     if (!run) return nothing;
     const live = run.status === 'running' || run.status === 'waiting';
     const focus = run.steps.find((step) => step.id === run.focusStepId);
+    const listed = new Set(run.summary?.failures.map((failure) => failure.stepId) ?? []);
     const tail = focus ? this.output?.tails[focus.id] : undefined;
     return html`<header>
         ${renderObjective(run.objective)}
@@ -156,7 +157,7 @@ export class RunViewElement extends LitElement {
         <h2 id="run-steps-heading">Steps</h2>
         <table>
           <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Time</th><th scope="col">Details</th></tr></thead>
-          <tbody>${run.steps.map((step, index) => this.renderStep(step, index, { over: !live, undoable: !live && run.summary?.canUndo === true }))}</tbody>
+          <tbody>${run.steps.map((step, index) => this.renderStep(step, index, { over: !live, undoable: !live && run.summary?.canUndo === true, listed }))}</tbody>
           ${run.replacedSteps?.length ? this.renderReplacedSteps(run.replacedSteps) : nothing}
         </table>
       </section>
@@ -213,8 +214,8 @@ export class RunViewElement extends LitElement {
       @click=${() => this.sendAboutRun({ type: 'undoFromHere', stepId: step.id })}>Undo from here</vscode-button>`;
   }
 
-  private renderFailure(step: RunStepView): TemplateResult[] {
-    return stepFailureLines(step).map((line) => html`<div class=${failureClass[line.kind]}>${line.text}</div>`);
+  private renderFailure(step: RunStepView, fullAt?: string): TemplateResult[] {
+    return stepFailureLines(step, fullAt).map((line) => html`<div class=${failureClass[line.kind]}>${line.text}</div>`);
   }
 
   /** Runs the step and every later step that depends on it again, keeping the results of the others (a new run). */
@@ -228,7 +229,8 @@ export class RunViewElement extends LitElement {
    * One step's row. `over`: the run has ended, so every step offers Run from here; `undoable`: it is
    * also not undone as a whole, so a step that changed files offers Undo from here.
    */
-  private renderStep(step: RunStepView, index: number, { over, undoable }: { over: boolean; undoable: boolean }): TemplateResult {
+  /** `listed`: the steps whose failure the summary's Failures says in full; their row says its first line. */
+  private renderStep(step: RunStepView, index: number, { over, undoable, listed }: { over: boolean; undoable: boolean; listed: ReadonlySet<string> }): TemplateResult {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
       <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
@@ -240,7 +242,7 @@ export class RunViewElement extends LitElement {
         ${step.progress && step.percent !== undefined
           ? html`<vscode-progress-bar class="step-progress" aria-label=${`${step.title}: ${step.percent}%`} .value=${step.percent} .max=${100}></vscode-progress-bar>`
           : nothing}
-        ${this.renderFailure(step)}
+        ${this.renderFailure(step, listed.has(step.id) ? 'Failures' : undefined)}
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}
         ${step.resultPreview ? html`<div class="muted mono">${step.resultPreview}</div>` : nothing}
         ${step.changesUndone ? html`<div class="muted" data-role="changes-undone">Changes undone: the files no longer hold this step's work.</div>` : nothing}
@@ -259,6 +261,9 @@ customElements.define('plan-run', RunViewElement);
  */
 function noOutput(step: RunStepView, live: boolean): string {
   if (step.status === 'skipped' || step.status === 'failed') return `No output: ${step.statusLabel ?? step.status}.`;
-  return live ? 'No output yet.' : 'No output: the step printed nothing.';
+  if (step.status === 'awaiting_user') return 'No output: this step is yours to do.';
+  if (live) return 'No output yet.';
+  // A step a reload cut off did not print nothing: it did not finish (a second trial).
+  return step.status === 'completed' ? 'No output: the step printed nothing.' : 'No output: the step did not finish.';
 }
 

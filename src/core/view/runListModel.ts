@@ -49,8 +49,9 @@ export function runListModel(
     // Undo takes back files, not the run's outcome: a completed run stays completed, and says its changes are undone.
     const repair = repairNumber(state);
     // Said first: a narrow sidebar cut "failed · replaced by repair 1" after "failed".
-    const outcome = replaced === undefined ? runStatusLabel(status, steps) : `${runStatusLabel(status, steps)}, replaced by repair ${replaced}`;
-    const shownOutcome = replaced === undefined ? outcome : `replaced by repair ${replaced}`;
+    const shownOutcome = replaced === undefined ? runStatusLabel(status, steps) : `replaced by repair ${replaced}`;
+    // The tooltip says why, without the word "failed" that the neutral icon left out (a second trial).
+    const outcome = replaced === undefined ? shownOutcome : `${shownOutcome}, after a step asked for a repair plan`;
     // An Undo that left a file alone took back only some of the changes: the rest is still there to take back.
     const undoneText = undone ? ` · ${undoneLabels[undoable ? 'some' : 'all']}` : '';
     const description = `${repair === undefined ? '' : `repair ${repair} · `}${shownOutcome}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;

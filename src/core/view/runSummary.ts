@@ -159,7 +159,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
       status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
       line: oneLine(
         // "failed" or "failed (did not stop the run)", without the output its failure below gives.
-        `${apart ? `${ended.split(':')[0]} (see Failures)` : ended}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}${yoursLine(step, stepState)}`,
+        `${apart ? seeFailures(ended.split(':')[0]!) : ended}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}${yoursLine(step, stepState)}`,
         summaryLimits.line,
       ),
       ...(earlier === undefined ? {} : { earlier }),
@@ -194,14 +194,27 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
   return { ...summary, headline: headlineOf(summary, changed.length) };
 }
 
-/** The titles of the steps repairs replaced or dropped that were never done, each once (by id), in the order they were replaced. */
-function leftOutByRepairs(state: RunState, planSteps: readonly { id: string }[]): string[] {
+/**
+ * The titles of the steps repairs replaced or dropped that were never done, each once (by id), in the order they were
+ * replaced. A step done again by a step of the plan that completed is not left out: the same tool call, or a title that
+ * starts with its title ("Run the tests" done as "Run the tests again": a trial read its tests as never run).
+ */
+function leftOutByRepairs(state: RunState, planSteps: readonly Step[]): string[] {
   const inPlan = new Set(planSteps.map((step) => step.id));
+  const done = planSteps.filter((step) => state.steps[step.id]?.status === 'completed');
+  const redone = (step: Step): boolean => done.some((other) => sameWork(step, other));
   const left = new Map<string, string>();
   for (const { step, state: before } of state.replacedSteps ?? []) {
-    if (!inPlan.has(step.id) && before.status !== 'completed') left.set(step.id, oneLine(step.title, 60));
+    if (!inPlan.has(step.id) && before.status !== 'completed' && !redone(step)) left.set(step.id, oneLine(step.title, 60));
   }
   return [...left.values()];
+}
+
+/** Whether `other` does `step`'s work: the same tool with the same arguments, or a title that starts with `step`'s. */
+function sameWork(step: Step, other: Step): boolean {
+  if (step.kind === 'tool' && other.kind === 'tool') return step.tool === other.tool && JSON.stringify(step.args ?? {}) === JSON.stringify(other.args ?? {});
+  const title = step.title.trim().toLowerCase();
+  return title !== '' && other.title.trim().toLowerCase().startsWith(title);
 }
 
 /** ", which left out 2 steps, not done: "Lint with ruff", "Fix what it reports"", the first two named. */
@@ -210,6 +223,11 @@ function leftOutText(titles: readonly string[]): string {
   const named = titles.slice(0, 2).map((title) => `"${title}"`).join(', ');
   const more = titles.length > 2 ? ` and ${titles.length - 2} more` : '';
   return `, which left out ${titles.length} step${titles.length === 1 ? '' : 's'}, not done: ${named}${more}`;
+}
+
+/** "failed (see Failures)", "failed (did not stop the run; see Failures)": one pair of brackets. */
+function seeFailures(ended: string): string {
+  return ended.endsWith(')') ? `${ended.slice(0, -1)}; see Failures)` : `${ended} (see Failures)`;
 }
 
 /**

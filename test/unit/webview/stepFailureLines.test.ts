@@ -24,4 +24,13 @@ describe('stepFailureLines: what the run table says about a step\'s failures', (
     }
     assert.deepEqual(stepFailureLines({ status: 'skipped', attempts: 2, error: check }), [{ kind: 'error', text: check }]);
   });
+
+  it('says a failure the page gives in full elsewhere by its first line, and where the rest is (a test run\'s output was shown three times)', () => {
+    const output = `Check 1 (command \`npm test\`) failed: exit code 1, expected 0; last output:\n${'not ok 1 - adds\n'.repeat(20)}`;
+    assert.deepEqual(stepFailureLines({ status: 'failed', attempts: 1, error: output }, 'Failures'), [
+      { kind: 'error', text: 'Check 1 (command `npm test`) failed: exit code 1, expected 0; last output:… (in full under Failures)' },
+    ]);
+    assert.deepEqual(stepFailureLines({ status: 'failed', attempts: 1, error: 'exit 1' }, 'Failures'), [{ kind: 'error', text: 'exit 1' }], 'a short one is said as it is');
+    assert.deepEqual(stepFailureLines({ status: 'failed', attempts: 1, error: output }), [{ kind: 'error', text: output }]);
+  });
 });

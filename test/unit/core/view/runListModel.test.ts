@@ -41,7 +41,7 @@ describe('runListModel', () => {
     ]);
     // A run a repair replaced is neither failed nor done: its cross read as the task failed beside the repair's check (a trial).
     assert.deepEqual(nodes.map((node) => node.icon), ['pass-filled', 'history', 'history']);
-    assert.match(nodes[2]!.tooltip, /^Status: failed, replaced by repair 1 \(run r\)$/m);
+    assert.match(nodes[2]!.tooltip, /^Status: replaced by repair 1, after a step asked for a repair plan \(run r\)$/m);
     assert.equal(nodes[2]!.contextValue, 'run.failed', 'its actions (Undo, Delete) stay a failed run\'s');
   });
 

@@ -175,6 +175,27 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.deepEqual(runSummary({ ...state, replacedSteps: [replaced('compile', 'Byte-compile the package', 'failed')] }, { replanCount: 1 }).leftOutByRepairs, []);
   });
 
+  // A second trial (2026-12-07): "which left out 1 step, not done: "Run the tests"" after the repair ran them again and they passed.
+  it('does not call a step left out that a completed step of the repair did again: the same tool call, or its title continued', () => {
+    const again = makePlan([
+      makeStep('S7', { title: 'Run the tests again', kind: 'tool', tool: 'run_command', args: { argv: ['npm', 'test'] }, agent: undefined }),
+      makeStep('S8', { title: 'Check the docs' }),
+    ]);
+    const state = stateOf([
+      { type: 'run_started', plan: again },
+      { type: 'step_completed', stepId: 'S7', result: 'ok' },
+      { type: 'step_completed', stepId: 'S8', result: 'ok' },
+      { type: 'run_completed' },
+    ]);
+    const replaced = (step: ReturnType<typeof makeStep>) => ({ planVersion: 1, step, state: { id: step.id, status: 'failed' as const, attempts: 1 } });
+    const byTitle = replaced(makeStep('S5', { title: 'Run the tests' }));
+    const byCall = replaced(makeStep('S4', { title: 'Test it', kind: 'tool', tool: 'run_command', args: { argv: ['npm', 'test'] }, agent: undefined }));
+    const other = replaced(makeStep('S3', { title: 'Lint with ruff', kind: 'tool', tool: 'run_command', args: { argv: ['ruff', 'check'] }, agent: undefined }));
+    assert.deepEqual(runSummary({ ...state, replacedSteps: [byTitle, byCall, other] }, { replanCount: 1 }).leftOutByRepairs, ['Lint with ruff']);
+    const notDone = { ...state, steps: { ...state.steps, S7: { id: 'S7', status: 'failed' as const, attempts: 1 } } };
+    assert.deepEqual(runSummary({ ...notDone, replacedSteps: [byTitle] }, { replanCount: 1 }).leftOutByRepairs, ['Run the tests'], 'done again only if that step completed');
+  });
+
   it('shows a live run up to now, and names what a step waits for', () => {
     const state = stateOf([{ type: 'run_started', plan: makePlan([makeStep('a'), makeStep('b')]) }, { type: 'step_started', stepId: 'a', attempt: 1 }]);
     const summary = runSummary(state, { now: 1_005_000 });
