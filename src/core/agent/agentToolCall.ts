@@ -75,7 +75,10 @@ export async function callAgentTool(
     const message = errorMessage(error);
     if (error instanceof ApprovalRejectedError) {
       if (error.feedback !== undefined) {
-        return { ...failure(call.name, `${message} ${feedbackInstruction(error.feedback)}`), rejected: true, error: error.feedback, feedback: error.feedback };
+        // Said once: the error's own message quotes the feedback as its reason, and the instruction quoted it again (a trial's
+        // agent read "The user rejected editing src/cli.js: Keep … Nothing was changed. The user rejected the change and said: "Keep …"").
+        const told = `The user rejected ${error.what}. Nothing was changed. ${feedbackInstruction(error.feedback)}`;
+        return { ...failure(call.name, told), rejected: true, error: error.feedback, feedback: error.feedback };
       }
       const told = failure(call.name, `${message} Do not retry the same change; continue without it or explain why it is needed.`);
       // The model is told the whole; the change's record only the user's reason, when they gave one (a summary line

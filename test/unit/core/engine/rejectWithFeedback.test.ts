@@ -53,6 +53,7 @@ describe('Reject with feedback: the agent hears the reason and proposes again wi
     assert.equal(workspace.snapshot()['a.txt'], 'Hello!');
     assert.match(toolTexts(llm.requests[1]), /The user rejected .*Say \\+"Hello!\\+" instead.*Propose the change again, revised as they ask/);
     assert.ok(!toolTexts(llm.requests[1]).includes('Do not retry the same change'));
+    assert.equal(toolTexts(llm.requests[1]).split('instead').length, 2, 'the feedback is told once');
     const answered = events.find((event) => event.type === 'request_answered');
     assert.equal(answered?.type === 'request_answered' ? answered.feedback : undefined, 'Say "Hello!" instead', 'journaled with the answer');
   });
