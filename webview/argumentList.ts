@@ -38,7 +38,14 @@ export function renderArguments(args: readonly ArgumentView[] | undefined): Temp
   return html`<dl class="step-args">
     ${args.map(
       (arg) => html`<dt class="mono">${shownText(arg.name)}</dt>
-        <dd data-argument=${shownText(arg.name)}>${arg.block ? html`<folded-block .text=${arg.text}></folded-block>` : html`<span class="mono argument-text">${shownText(arg.text)}</span>`}</dd>`,
+        <dd data-argument=${shownText(arg.name)}>${argumentValue(arg)}</dd>`,
     )}
   </dl>`;
+}
+
+/** One argument's value: a folded block, its text, or "(empty)" for an empty text (an empty file's content read as missing: a trial). */
+function argumentValue(arg: ArgumentView): TemplateResult {
+  if (arg.block) return html`<folded-block .text=${arg.text}></folded-block>`;
+  if (arg.text === '') return html`<span class="muted argument-text">(empty)</span>`;
+  return html`<span class="mono argument-text">${shownText(arg.text)}</span>`;
 }
