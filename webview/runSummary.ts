@@ -80,7 +80,7 @@ export function renderReplans(replans: readonly ReplanView[]): TemplateResult | 
       ${replans.map(
         (replan) => html`<li>
           <strong>Repair ${replan.replan}</strong> (plan version ${replan.planVersion}) for <span class="mono">${replan.stepIds.join(', ')}</span>: ${replan.reason}
-          <div class="muted">kept ${replan.keptStepIds.length} step(s); new or changed: ${replan.newStepIds.join(', ') || 'none'}</div>
+          <div class="muted">kept ${replan.keptStepIds.length} step${replan.keptStepIds.length === 1 ? '' : 's'}; new or changed: ${replan.newStepIds.join(', ') || 'none'}</div>
           ${replan.trials.length > 0
             ? html`<ul>
                 ${replan.trials.map(

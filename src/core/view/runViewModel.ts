@@ -194,7 +194,9 @@ function replanView(record: ReplanRecord): ReplanView {
     keptStepIds: [...record.keptStepIds],
     newStepIds: [...record.newStepIds],
     planVersion: record.planVersion,
-    trials: record.trials.map((trial) => ({
+    // The failed attempts of the steps this repair was for: the replanner is given every earlier one, but a retry that then
+    // passed read as part of this repair (a trial).
+    trials: record.trials.filter((trial) => record.stepIds.includes(trial.stepId)).map((trial) => ({
       stepId: trial.stepId,
       attempt: trial.attempt,
       approach: trial.approach,

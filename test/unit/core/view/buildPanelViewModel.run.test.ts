@@ -302,6 +302,9 @@ describe('buildPanelViewModel: the run the panel shows', () => {
         { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 2, output: '', error: 'boom', diagnosis: 'empty', time: 0, durationMs: 5 },
       ],
     };
+    // A retry of another step that then passed is not shown as part of this repair (a trial read it so).
+    const withRetry = { ...record, trials: [{ stepId: 'A', title: 'Read', approach: 'agent default', attempt: 1, output: '', error: 'flaky', time: 0, durationMs: 5 }, ...record.trials] };
+    assert.deepEqual(runOf({ state: state(), replans: [withRetry] }).replans[0]?.trials.map((trial) => trial.stepId), ['B', 'B']);
     const warnings = Array.from({ length: 25 }, (_, index) => `warning ${index}`);
     const run = runOf({ state: state({ warnings }), replans: [record] });
     assert.deepEqual(run.replans, [{ replan: 1, reason: 'B failed twice', stepIds: ['B'], keptStepIds: ['A'], newStepIds: ['B2'], planVersion: 2, trials: [
