@@ -425,6 +425,7 @@ export const mutationGroups = [
       'src/core/view/stepStatusView.ts',
       'src/core/view/treeDiff.ts',
       'src/core/view/runSummary.ts',
+      'src/core/view/runHeadline.ts',
       'src/core/text/stepResultText.ts',
       'src/core/view/planMarkdown.ts',
       'src/core/view/chatMarkdown.ts',

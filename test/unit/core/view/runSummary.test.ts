@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { foldRunEvents, initialRunState } from '../../../../src/core/engine/reduceRunEvent';
 import { stampEvent, type RunEventBody, type RunState } from '../../../../src/core/engine/runEvents';
-import { describeCost, describeTokens, runSummary, summaryLimits } from '../../../../src/core/view/runSummary';
+import { runSummary, summaryLimits } from '../../../../src/core/view/runSummary';
+import { describeCost, describeTokens } from '../../../../src/core/view/runHeadline';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 /** The state after `bodies`, one second apart from t = 1000 s. */
