@@ -372,15 +372,23 @@ export class PanelSession {
 
   /**
    * The followed execution's state after `event` (ignored when the panel follows none).
-   * Returns the output chunk to post for `step_output` events, numbered from 1 per execution.
+   * Returns the output chunk to post for `step_output` events (and a line that names a step's next attempt, once it has
+   * output), numbered from 1 per execution.
    */
   updateRun(event: RunEvent, state: RunState): OutputChunk | undefined {
     if (!this.following) return undefined;
     this.run = state;
-    if (event.type !== 'step_output') return undefined;
+    // A step's next attempt goes on under a line that says so: its output ran on from the last one's (a trial).
+    const text =
+      event.type === 'step_output'
+        ? event.text
+        : event.type === 'step_started' && event.attempt > 1 && this.tails[event.stepId]
+          ? `\n── attempt ${event.attempt} ──\n`
+          : undefined;
+    if (text === undefined || !('stepId' in event)) return undefined;
     this.outputSeq += 1;
-    this.tails[event.stepId] = appendTail(this.tails[event.stepId] ?? '', event.text);
-    return { type: 'output', runId: state.runId, seq: this.outputSeq, stepId: event.stepId, text: event.text };
+    this.tails[event.stepId] = appendTail(this.tails[event.stepId] ?? '', text);
+    return { type: 'output', runId: state.runId, seq: this.outputSeq, stepId: event.stepId, text };
   }
 
   /** The followed execution ended: the panel keeps showing its last state. */

@@ -161,6 +161,24 @@ describe('PanelSession', () => {
     assert.equal(runOf(session.snapshot(6)).steps.find((step) => step.id === 'A')?.status, 'running', 'a state after the end is not shown');
   });
 
+  it("starts a step's next attempt under a line naming it in its output, so two attempts do not run together (a trial)", () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    session.showRun(initialRunState('run-1'), true);
+    let state = initialRunState('run-1');
+    const chunks = events('run-1', [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'A', attempt: 1 },
+      { type: 'step_output', stepId: 'A', text: 'first try' },
+      { type: 'step_failed', stepId: 'A', attempt: 1, error: 'no', disposition: 'retry', retryInMs: 0 },
+      { type: 'step_started', stepId: 'A', attempt: 2 },
+      { type: 'step_output', stepId: 'A', text: 'second try' },
+      { type: 'step_started', stepId: 'B', attempt: 2 },
+    ]).map((event) => session.updateRun(event, (state = reduceRunEvent(state, event))));
+    assert.deepEqual(chunks.map((chunk) => chunk?.seq), [undefined, undefined, 1, undefined, 2, 3, undefined], 'none for a step with no output yet');
+    assert.deepEqual(session.outputResync()?.tails, { A: 'first try\n── attempt 2 ──\nsecond try' });
+  });
+
   it('follows a repair run through the state the runner gives, whatever its id', () => {
     const session = new PanelSession('s1', tools);
     const first = reduceExecutionEvent(undefined, events('run-7', [{ type: 'run_started', plan }])[0]!);
