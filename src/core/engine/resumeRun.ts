@@ -9,6 +9,7 @@ import type { EngineSetup, RunControl } from './runEngine';
 import { resolveRunOptions } from './resolveRunOptions';
 import { finalRunStatuses, terminalStepStatuses, type RunState } from './runEvents';
 import { keptChangesOf } from './keptChanges';
+import { runChain } from './replanRecord';
 import { journaledSpending } from './journaledSpending';
 import type { Checkpoint, CheckpointStore, RunStore } from '../runStorePorts';
 import { recoverInterruptedChanges } from '../tools/recordedChange';
@@ -107,15 +108,18 @@ async function resumeFromJournal(runId: string, options: ResumeOptions, store: R
 async function keptFromRepairedRun(state: RunState, store: RunStore): Promise<Pick<EngineSetup, 'initialResults' | 'keptChanges'>> {
   const record = state.replanHistory?.at(-1);
   const missing = (record?.keptStepIds ?? []).filter((id) => state.plan?.steps.some((step) => step.id === id) && state.steps[id]?.status !== 'completed');
-  if (record === undefined || missing.length === 0 || record.failedRunId === state.runId) return {};
-  const journal = await store.load(record.failedRunId).catch(() => undefined);
+  // The run before it in its own chain (`runChain`), of the same plan: a journal naming another run lends nothing.
+  const previous = runChain(state).at(-2);
+  if (missing.length === 0 || previous === undefined) return {};
+  const journal = await store.load(previous).catch(() => undefined);
   let earlier: RunState;
   try {
     if (journal === undefined) return {};
-    earlier = replayJournal(record.failedRunId, journal);
+    earlier = replayJournal(previous, journal);
   } catch {
     return {};
   }
+  if (earlier.plan?.id !== state.plan?.id) return {};
   const found = missing.filter((id) => earlier.steps[id]?.status === 'completed' && Object.hasOwn(earlier.results, id));
   if (found.length === 0) return {};
   return { initialResults: Object.fromEntries(found.map((id) => [id, earlier.results[id]])), keptChanges: keptChangesOf(earlier.steps, found) };
