@@ -75,6 +75,8 @@ function isStateOf(runId: string, seq: number, state: unknown): boolean {
  */
 function inconsistency(state: RunState, event: RunEvent, previous: RunEvent | undefined): string | undefined {
   if (event.type === 'run_started') return previous === undefined ? undefined : 'a second run_started';
+  // Why no repair plan came for a failed run's step (executeWithReplanning), journaled after the run's end.
+  if (event.type === 'replan_failed' && state.status === 'failed' && state.steps[event.stepId]?.replanRequested === true) return undefined;
   const ended = finalRunStatuses.has(state.status) || (resumableRunStatuses.has(state.status) && event.type !== 'run_resumed');
   if (ended) return `${event.type} comes after the run ended (${state.status})`;
   if (!('stepId' in event)) return undefined;

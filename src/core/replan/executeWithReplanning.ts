@@ -15,6 +15,7 @@ import { createTrialCollector, describeApproach } from './trialHistory';
 import type { ReplanRecord, TrialRecord } from '../engine/replanRecord';
 import { errorMessage } from '../../shared/errorMessage';
 import { keptChangesOf } from '../engine/keptChanges';
+import type { JournalEntry } from '../runStorePorts';
 
 /** Hooks of `executeWithReplanning`; its limits are the run policy's (`maxTotalReplans`, `maxReplanAttempts`, `replanCooldownMs`). */
 export interface ReplanOptions {
@@ -152,13 +153,23 @@ async function replanLoop(
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
     if (result.status !== 'failed' || requests.length === 0 || failedOtherwise || signal.aborted) return finish(result);
     let seq = last.seq;
+    // The run's journal ends at its last event: the repair's own events are not journaled, but why none came is.
+    const journalEnd = last.seq;
     const emit = (body: RunEventBody): void => {
       options.onEvent?.(stampEvent(body, result.runId, ++seq, clock.now()));
     };
-    // The views say why no repair came, not only that one was asked for.
-    const giveUp = (why: string): RunResult => {
-      emit({ type: 'replan_failed', stepId: requests[0] as string, reason: why });
-      return finish(result, why);
+    // The views say why no repair came, not only that one was asked for; and so does the run read again (a reload lost
+    // it: an attack), from the line journaled after its end.
+    const giveUp = async (why: string): Promise<RunResult> => {
+      const body: RunEventBody = { type: 'replan_failed', stepId: requests[0] as string, reason: why };
+      emit(body);
+      const ended = finish(result, why);
+      const entry = stampEvent(body, result.runId, journalEnd + 1, clock.now()) as unknown as JournalEntry;
+      const unjournaled = await options.store?.append(result.runId, [entry]).then(
+        () => undefined,
+        (error: unknown) => `Could not journal why no repair plan came: ${errorMessage(error)}`,
+      );
+      return unjournaled === undefined ? ended : { ...ended, metadata: { ...ended.metadata, warnings: [...ended.metadata.warnings, unjournaled] } };
     };
     if (history.length >= maxTotalReplans) return giveUp(`No repair plan was made: the limit of ${maxTotalReplans} repair plans per run is used up.`);
     for (const id of requests) perStep.set(id, (perStep.get(id) ?? 0) + 1);

@@ -144,6 +144,14 @@ describe('replayJournal', () => {
     }
   });
 
+  it('after a failed run accepts why no repair came for a step that asked for one, and nothing else (executeWithReplanning journals it)', () => {
+    const asked: RunEventBody[] = [...aDone, { type: 'step_started', stepId: 'b', attempt: 1 }, { type: 'step_failed', stepId: 'b', attempt: 1, error: 'no', disposition: 'fail', replan: true }, { type: 'run_failed', reason: 'Step b failed and asked for a repair plan.' }];
+    const noRepair: RunEventBody = { type: 'replan_failed', stepId: 'b', reason: 'No repair plan was made: the limit of 0 repair plans per run is used up.' };
+    assert.equal(replayJournal('r', { entries: journalOf([...asked, noRepair]) }).reason, 'Step b failed and asked for a repair plan. No repair plan was made: the limit of 0 repair plans per run is used up.');
+    assert.match(problem([...asked, { ...noRepair, stepId: 'a' }]), /: event 8: replan_failed comes after the run ended \(failed\)\./, 'a step that asked for none');
+    assert.match(problem([...aDone, { type: 'run_completed' }, noRepair]), /: event 6: replan_failed comes after the run ended \(completed\)\./);
+  });
+
   it('after a wait, a cancel or an interruption accepts only a resume', () => {
     const stops: [RunEventBody, string][] = [
       [{ type: 'run_waiting', pending: [] }, 'waiting'],

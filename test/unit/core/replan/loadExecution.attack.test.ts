@@ -86,8 +86,7 @@ describe('attack: loadExecution reads a repaired execution again as the views sh
     );
   });
 
-  // Known, not fixed (2026-12-07): why no repair came (`replan_failed`) reaches only the live views; no journal keeps it.
-  it.skip('property: chains that give up (replan limit reached): the last run read again says why no repair came, as it did live', async function () {
+  it('property: chains that give up (replan limit reached): the last run read again says why no repair came, as it did live', async function () {
     this.timeout(60_000);
     await fc.assert(
       fc.asyncProperty(scenarioArbitrary(true), async (scenario) => {
