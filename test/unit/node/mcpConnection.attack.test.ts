@@ -141,7 +141,10 @@ describe('attack: connectMcpServer bounds what an HTTP server sends as it bounds
     }
   });
 
-  it('a stream of 12 MB in many small events (progress, then the result) is read whole: the limit is per message', async () => {
+  it('a stream of 12 MB in many small events (progress, then the result) is read whole: the limit is per message', async function () {
+    // What is tested is that the stream is read whole, not how fast: a clean clone's loaded 2-core machine took over the 8 s
+    // call limit to parse its 12,000 events.
+    this.timeout(90_000);
     const server = await hostileServer((message, response) => {
       if (message.method !== 'tools/call') return false;
       response.setHeader('content-type', 'text/event-stream');
@@ -152,7 +155,7 @@ describe('attack: connectMcpServer bounds what an HTTP server sends as it bounds
       response.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`);
       return true;
     });
-    const connection = await connectMcpServer(httpConfig(server.url), options);
+    const connection = await connectMcpServer(httpConfig(server.url), { ...options, callTimeoutMs: 60_000 });
     try {
       assert.deepEqual(await connection.callTool('big', {}, new AbortController().signal), { content: [{ type: 'text', text: 'done' }] });
       assert.ok(server.sent() > 12 * mb);
