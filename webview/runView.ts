@@ -238,6 +238,7 @@ export class RunViewElement extends LitElement {
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
+        ${step.feedback === undefined ? nothing : html`<div class="muted" data-role="step-feedback">You rejected a change and said: “${step.feedback}”. The agent revises it.</div>`}
         ${step.progress ? html`<div class="muted" data-role="step-progress">${progressText(step.progress, step.percent)}</div>` : nothing}
         ${step.progress && step.percent !== undefined
           ? html`<vscode-progress-bar class="step-progress" aria-label=${`${step.title}: ${step.percent}%`} .value=${step.percent} .max=${100}></vscode-progress-bar>`

@@ -210,6 +210,8 @@ export interface RunStepView {
   resultPreview?: string;
   /** Where a started step stands ("turn 3 of 12: write_file"), while it runs or waits. */
   progress?: string;
+  /** What you said when you rejected the step's change (Reject with feedback…), while the step goes on revising it. */
+  feedback?: string;
   /** How far that says the step's work is, 0–100 (`ProgressPercent`); absent: not known. */
   percent?: number;
   /** How many files the step changed, as the journal says; absent when none, or when Undo took them back. */

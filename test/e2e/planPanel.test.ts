@@ -306,6 +306,22 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.equal(await panel.locator('.summary', { hasText: 'No file was changed' }).count(), 0, 'an undone run said no file was changed');
   });
 
+  it('says on a step revising a change you rejected what you said (a trial saw only "turn 2 of 12: edit_file")', async () => {
+    const plan = makePlan([makeStep('S1', { title: 'Rename the function' })]);
+    const bodies = [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'S1', attempt: 1 },
+      { type: 'approval_requested', stepId: 'S1', request: { id: 'S1@1', fingerprint: 'f', stepId: 'S1', kind: 'approval', prompt: 'Edit src/cli.js?' } },
+      { type: 'request_answered', stepId: 'S1', kind: 'approval', feedback: 'Keep the search command' },
+      { type: 'step_progress', stepId: 'S1', message: 'turn 2 of 12: edit_file' },
+    ];
+    const state = foldRunEvents(bodies.map((body, index) => ({ ...body, runId: 'revising', seq: index + 1, time: 1_000 + index }) as RunEvent));
+    await showSnapshot('revising', buildPanelViewModel(undefined, { state, now: 2_000 }));
+    const note = panel.locator('tr.run-step[data-step-id="S1"] [data-role="step-feedback"]');
+    await note.waitFor({ timeout: 10_000 });
+    assert.equal(await note.innerText(), 'You rejected a change and said: “Keep the search command”. The agent revises it.');
+  });
+
   it('a run partly done because you rejected a step: its reason is no error, and the counts name only what happened', async () => {
     const write = (id: string, path: string, dependsOn: string[] = []) =>
       ({ id, title: `Write ${path}`, kind: 'tool', tool: 'write_file', args: { path, content: 'x' }, dependsOn, onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' }) as const;

@@ -8,7 +8,7 @@ import type {
   RunView,
   UsageView,
 } from '../../shared/panelViewModel';
-import { resumableRunStatuses, startedStepStatuses, type RunState, type StepState } from '../engine/runEvents';
+import { resumableRunStatuses, startedStepStatuses, terminalStepStatuses, type RunState, type StepState } from '../engine/runEvents';
 import { activeTime, type RunPause } from '../engine/runPauses';
 import type { BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
@@ -150,6 +150,8 @@ function runStepView(step: Step, state: StepState, run: RunClock, undone: boolea
       : {}),
     ...(state.progress === undefined ? {} : { progress: state.progress }),
     ...(state.progress === undefined || state.percent === undefined ? {} : { percent: state.percent }),
+    // The agent revising a change you rejected read as a step going on as before ("turn 2 of 12: edit_file": a trial).
+    ...(state.feedback === undefined || terminalStepStatuses.has(state.status) ? {} : { feedback: state.feedback }),
     // Undone changes are no longer in the workspace: the step says so instead of offering them (or Undo from here).
     ...(undone ? { changesUndone: true } : state.filesChanged?.length ? { changedFiles: state.filesChanged.length } : {}),
   };

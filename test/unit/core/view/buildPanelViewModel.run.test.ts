@@ -61,6 +61,13 @@ function runOf(source: Partial<RunSource> = {}): RunView {
 }
 
 describe('buildPanelViewModel: the run the panel shows', () => {
+  it('says on a step revising a change you rejected what you said, until it ends (a trial saw only "turn 2 of 12: edit_file")', () => {
+    const revising = state({ status: 'running', steps: { ...state().steps, B: { id: 'B', status: 'running', attempts: 1, feedback: 'Keep the search command', progress: 'turn 2 of 12: edit_file' } } });
+    assert.equal(runOf({ state: revising }).steps.find((step) => step.id === 'B')?.feedback, 'Keep the search command');
+    const ended = state({ steps: { ...state().steps, B: { id: 'B', status: 'failed', attempts: 1, feedback: 'Keep the search command', error: 'boom' } } });
+    assert.equal(runOf({ state: ended }).steps.find((step) => step.id === 'B')?.feedback, undefined);
+  });
+
   it('says a run\'s repairs and resumes under its heading, not the status, counts and model use its header says (said three times at the top, a trial)', () => {
     const ended = runOf({ state: state({ resumeCount: 1, replanHistory: [] }), replans: [] });
     assert.equal(ended.summary?.notes, 'Resumed once.');
