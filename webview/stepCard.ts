@@ -70,7 +70,7 @@ function renderDetails(step: StepView): TemplateResult {
       : html`${step.agent ? html`<dt>Agent</dt><dd class="mono">${shownText(step.agent)}</dd>` : nothing}
           ${step.input ? html`<dt>Input</dt><dd class="step-input keep-lines">${shownText(readableReferences(step.input.replace(/(\r?\n){3,}/g, '\n\n')))}</dd>` : nothing}`}
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
-    <dt>On failure</dt><dd class="step-failure-policy">${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts${commandRetryNote(step)}` : ''}${step.critical ? ' · critical' : ''}</dd>
+    <dt>On failure</dt><dd class="step-failure-policy" title=${`onFailure: ${step.onFailure}${step.critical ? ', critical' : ''}`}>${failurePolicyText(step)}</dd>
     ${step.verification ? html`<dt>Verification</dt><dd><code>${shownText(step.verification)}</code></dd>` : nothing}
     ${step.checks ? html`<dt>Checks</dt><dd class="step-checks">${step.checks}</dd>` : nothing}
     ${step.checks || step.verification
@@ -87,6 +87,22 @@ function renderDetails(step: StepView): TemplateResult {
 /** A command is tried again only when it could end otherwise (commandFailure.ts): a failing test suite fails the same way. */
 function commandRetryNote(step: StepView): string {
   return step.kind === 'tool' && step.tool === 'run_command' ? ' (after a time-out, a signal or a network error; a command that fails is not run again)' : '';
+}
+
+/**
+ * What the run does when a step fails (its `onFailure`, attempts and `critical`), in plain words: "skip · critical" said
+ * nothing a newcomer could read, and "critical" alone changes nothing for a step skipped on failure (a trial).
+ */
+function failurePolicyText(step: StepView): string {
+  // As the engine decides (failurePolicy.ts): any policy tries again while attempts remain; then skip skips, stop and
+  // retry halt the run for a critical step and skip any other, replan asks for a repair plan.
+  const atEnd: Record<StepView['onFailure'], string> = {
+    skip: 'the step is skipped and the run goes on',
+    stop: step.critical ? 'the run stops' : 'the step is skipped and the run goes on',
+    retry: step.critical ? 'the run stops' : 'the step is skipped and the run goes on',
+    replan: 'a repair plan is asked for',
+  };
+  return step.maxAttempts > 1 ? `tried again, up to ${step.maxAttempts} attempts${commandRetryNote(step)}; then ${atEnd[step.onFailure]}` : atEnd[step.onFailure];
 }
 
 /** What the run does when a step's checks or verification fail (its `onVerificationFailure`), in plain words. */
