@@ -337,7 +337,10 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     const card = panel().locator('li.step[data-step-id="think"]');
     assert.equal(await card.locator('.tag').first().innerText(), 'tool');
     assert.equal(await card.locator('.step-tool').innerText(), 'list_files');
-    assert.match(await card.locator('dd', { hasText: /^skip/ }).innerText(), /^skip/);
+    // Said in words on the card, the policy's own name in its tooltip.
+    const onFailure = card.locator('dd.step-failure-policy');
+    assert.match(await onFailure.innerText(), /the step is skipped and the run goes on$/);
+    assert.match((await onFailure.getAttribute('title')) ?? '', /^onFailure: skip\b/);
     // the extension host's plan (the Plan view) holds the new values too
     await viewPane('Plan')
       .locator('.monaco-list-row', { hasText: 'Summarise the notes module' })
