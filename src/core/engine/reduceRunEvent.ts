@@ -1,4 +1,5 @@
 import type { Plan } from '../plan/planSchema';
+import { canonicalJson } from './answerSeals';
 import { noBudgetUsage, type BudgetUsage } from '../llm/budget';
 import {
   awaitingStatusOf,
@@ -387,14 +388,16 @@ function cutShortTimes(current: StepState | undefined, stoppedAt: number | undef
 }
 
 /**
- * Whether a restored result is the one a step completed with (the same value, or the same JSON): one that differs is
- * taken as the step's completion now, so the step and its dependents never read two results (an attack).
+ * Whether a restored result is the one a step completed with (the same value, or the same JSON whatever its keys' order:
+ * `canonicalJson`): one that differs is taken as the step's completion now, so the step and its dependents never read
+ * two results (an attack).
  */
 function sameResult(kept: unknown, restored: unknown): boolean {
   if (Object.is(kept, restored)) return true;
   try {
-    return JSON.stringify(kept) === JSON.stringify(restored);
+    return canonicalJson(kept) === canonicalJson(restored);
   } catch {
+    // A value no JSON can hold (a cycle) is no journaled result.
     return false;
   }
 }

@@ -18,6 +18,7 @@ import type { Step } from '../plan/planSchema';
 import { describedResult, fileChangeResult } from '../text/stepResultText';
 import { readOrigin } from '../interop/sourceOrigin';
 import { runHeadline } from './runHeadline';
+import { canonicalJson } from '../engine/answerSeals';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
 export const summaryLimits = { line: 160, checks: 400, failure: 600, reason: 600, files: 50, steps: 100, failures: 20, kept: 5 } as const;
@@ -211,7 +212,7 @@ function leftOutByRepairs(state: RunState, planSteps: readonly Step[]): string[]
 
 /** Whether `other` does `step`'s work: the same tool with the same arguments, or a title that starts with `step`'s. */
 function sameWork(step: Step, other: Step): boolean {
-  if (step.kind === 'tool' && other.kind === 'tool') return step.tool === other.tool && JSON.stringify(step.args ?? {}) === JSON.stringify(other.args ?? {});
+  if (step.kind === 'tool' && other.kind === 'tool') return step.tool === other.tool && canonicalJson(step.args ?? {}) === canonicalJson(other.args ?? {});
   const title = step.title.trim().toLowerCase();
   return title !== '' && other.title.trim().toLowerCase().startsWith(title);
 }
