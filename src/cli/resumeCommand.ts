@@ -1,6 +1,7 @@
 import { bindAnswers } from '../core/engine/bindAnswers';
 import { replayJournal } from '../core/engine/replayJournal';
 import { finalRunStatuses } from '../core/engine/runEvents';
+import { repairCutOff } from '../core/engine/awaitsRepair';
 import { runStatusLabel } from '../shared/runStatusLabels';
 import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
@@ -27,10 +28,12 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const engine = engineOptions(options, io, await cliCapabilities(options, io));
   const journal = await loadLockedRun(engine.store, runId, options.workspace);
   const state = replayJournal(runId, journal);
+  // Ended for good; not one whose repair a stop cut off (resuming it asks for the repair).
+  const ended = finalRunStatuses.has(state.status) && !(await repairCutOff(state, (id) => engine.store.load(id)));
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) {
     // A newcomer's --approve STEP for a run stopped at its question (Ctrl+C) read "pending: none", and nothing said what to do.
-    const nothingWaits = Object.values(state.steps).every((step) => step.pending === undefined) && !finalRunStatuses.has(state.status);
+    const nothingWaits = Object.values(state.steps).every((step) => step.pending === undefined) && !ended;
     const next = nothingWaits
       ? `\nRun ${runId} stopped with no request left waiting (a question asked on the terminal ends with the run), so there is ` +
         `nothing to answer yet. Resume it without answers: the step asks again (without a terminal the run stops waiting and prints ` +
@@ -43,7 +46,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const carried = withTickConsent(options, state.plan);
   // Undo took back what steps of it did: its next steps would start from files that are no longer there.
   const changes = undoneChanges((await engine.checkpoints?.list(runId)) ?? []);
-  const undone = finalRunStatuses.has(state.status) ? [] : undoneSteps(state.plan, changes);
+  const undone = ended ? [] : undoneSteps(state.plan, changes);
   if (undone[0] !== undefined) {
     // Said as it stands: "take back the rest" only while Undo has something left (else undo said "Nothing to undo").
     const instead = changes.anyLeft ? `Take back the rest of it (task-planner undo ${runId}) and start` : 'Start';
@@ -52,14 +55,14 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
         `from files that are no longer there. Nothing was resumed. ${instead} its plan again with task-planner run.`,
     );
   }
-  if (finalRunStatuses.has(state.status)) {
+  if (ended) {
     // Its summary follows, as it ended; a newcomer read the summary alone as the run done again.
     io.err(
       `Run ${runId} has ended (${runStatusLabel(state.status, Object.values(state.steps))}): there is nothing to resume. To run steps of it again: task-planner rerun ${runId} --from STEP; ` +
         `to take back its file changes: task-planner undo ${runId}.`,
     );
   }
-  if (!finalRunStatuses.has(state.status)) requireTickApprovals(state.plan, io, options);
+  if (!ended) requireTickApprovals(state.plan, io, options);
   const hasAllowRules = engine.allowedCommands.rules().length > 0;
   const checkCommands = await checkCommandsConsent(
     state.plan,

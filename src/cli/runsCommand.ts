@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { awaitsRepair } from '../core/engine/awaitsRepair';
 import { replayJournal } from '../core/engine/replayJournal';
 import { createFileRunStore } from '../node/fileRunStore';
 import { type CliIo, noRunStart, runsDirectory } from './cliIo';
@@ -84,7 +85,12 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
     }
   }
   const replacedBy = replacedByRepair(states);
-  const listed = rows.map((row) => (replacedBy.has(row.runId) ? { ...row, replacedBy: replacedBy.get(row.runId) } : row));
+  // A run whose repair a stop cut off (no repair run of it listed) is not over: resume asks for the repair.
+  const awaiting = new Set(states.filter((state) => awaitsRepair(state) && !replacedBy.has(state.runId)).map((state) => state.runId));
+  const listed = rows.map((row) => {
+    if (replacedBy.has(row.runId)) return { ...row, replacedBy: replacedBy.get(row.runId) };
+    return awaiting.has(row.runId) ? { ...row, status: 'interrupted' } : row;
+  });
   if (json) io.out(JSON.stringify(listed, null, 2));
   else if (rows.length === 0) {
     // A newcomer looked here for the runs they had started in the editor.
@@ -112,7 +118,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
     for (const row of listed.filter((listedRow) => listedRow.status === 'unreadable' && listedRow.objective.length > maxObjectiveLength)) {
       io.out(`\n${row.runId} cannot be read: ${oneLine(row.objective, maxReasonLength)}`);
     }
-    const cutOff = rows.find((row) => row.status === 'interrupted');
+    const cutOff = listed.find((row) => row.status === 'interrupted');
     // With the workspace: pasted from another folder, "task-planner resume RUN" found no run there.
     if (cutOff) {
       io.out(

@@ -20,7 +20,8 @@ import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import { vscodeAttachmentUi } from './runStartDialogs';
 import type { RunControllerDeps } from './runControllerDeps';
 import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
-import { interruptedRunReason } from './runNotifications';
+import { interruptedRunReason, repairCutOffReason } from './runNotifications';
+import { awaitsRepair, repairCutOff } from '../core/engine/awaitsRepair';
 import { pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 import { runStatusLabel } from '../shared/runStatusLabels';
 import { RunInProgressError } from './runInProgress';
@@ -300,10 +301,19 @@ export class RunController implements vscode.Disposable {
   /** Shows a stored run's last snapshot without running it; its folder becomes the current folder. */
   async open(runId: string): Promise<RunState | undefined> {
     const lane = await this.lanes.ofRun(runId);
-    const state = await this.lanes.loadIn(lane, runId);
+    const loaded = await this.lanes.loadIn(lane, runId);
+    // A run whose repair a stop cut off reads as interrupted, with Resume, as in the Runs view; not as failed for good.
+    const cutOff = loaded !== undefined && !lane.running && (await this.repairCutOff(lane, loaded));
+    const state = cutOff ? loadRuntime().interruptedRunState(loaded, repairCutOffReason(Object.values(loaded.steps)), Date.now()) : loaded;
     if (state && lane.folder) this.useFolder(lane.folder);
     if (state && !lane.running) this.setState(lane, state);
     return state;
+  }
+
+  /** Whether `state`, of `lane`'s folder, awaits a repair that never began (`repairCutOff`): resuming it asks for the repair. */
+  private async repairCutOff(lane: Lane, state: RunState): Promise<boolean> {
+    const store = this.lanes.storeOf(lane);
+    return repairCutOff(state, (id) => store.load(id));
   }
 
   /**
@@ -315,7 +325,10 @@ export class RunController implements vscode.Disposable {
     const lane = await this.lanes.ofRun(runId);
     const stored = await this.lanes.loadIn(lane, runId);
     if (!stored || lane.running || lane.abort) return undefined;
-    const reason = interruptedRunReason(Object.values(stored.steps));
+    const cutOff = await this.repairCutOff(lane, stored);
+    // Its repair run began (a notice of an older window): shown as it is, not as awaiting its repair.
+    if (!cutOff && awaitsRepair(stored)) return stored;
+    const reason = cutOff ? repairCutOffReason(Object.values(stored.steps)) : interruptedRunReason(Object.values(stored.steps));
     const state = loadRuntime().interruptedRunState(stored, reason, Date.now());
     if (lane.folder) this.useFolder(lane.folder);
     this.setState(lane, state);

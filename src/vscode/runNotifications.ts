@@ -58,6 +58,20 @@ export function interruptedRunReason(steps: Iterable<{ id: string; status: StepS
 }
 
 /**
+ * Why a run whose repair a stop cut off (`repairCutOff`: it failed asking for a repair plan, and the window went away
+ * before the repair run began) stopped, and what Resume does: asks for the repair plan again; finished steps are kept.
+ */
+export function repairCutOffReason(steps: Iterable<{ id: string; replanRequested?: boolean | undefined }>): string {
+  const asking = [...steps].filter((step) => step.replanRequested === true).map((step) => oneLine(visibleDirection(step.id), 64));
+  const shown = asking.slice(0, maxNamedSteps).join(', ');
+  const named = asking.length > maxNamedSteps ? vscode.l10n.t('{0} and {1} more', shown, asking.length - maxNamedSteps) : shown;
+  return vscode.l10n.t(
+    'The run stopped while a repair plan was being made for {0}, before the repair began. Resume it to ask for the repair plan again; finished steps are not run again.',
+    named,
+  );
+}
+
+/**
  * After a window reload (or crash) cut a run off: says so and offers Resume (finished
  * steps are not run again, a step under way starts over) and the Runs view, where the run shows as interrupted.
  */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { finalRunStatuses, type RunState } from '../core/engine/runEvents';
+import { awaitsRepair } from '../core/engine/awaitsRepair';
 import { runStatusLabel } from '../shared/runStatusLabels';
 import type { RunResult } from '../core/engine/runOptions';
 import { runListModel } from '../core/view/runListModel';
@@ -272,7 +273,8 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       if (!runId) return undefined;
       const state = await deps.runs.stateOf(runId).catch(() => undefined);
       // Asked again from an older notice, its run resumed and ended since: said, where it did nothing silently (an editor trial).
-      if (state !== undefined && finalRunStatuses.has(state.status)) {
+      // One whose repair a stop cut off is not over: resuming it asks for the repair.
+      if (state !== undefined && finalRunStatuses.has(state.status) && !awaitsRepair(state)) {
         return void showInformation(
           vscode.l10n.t(
             'Task Planner: run "{0}" has ended ({1}): there is nothing to resume.',

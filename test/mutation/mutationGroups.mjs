@@ -500,6 +500,7 @@ export const mutationGroups = [
       'src/core/engine/runEnvironment.ts',
       'src/core/engine/runInterruption.ts',
       'src/core/engine/interruptedRunState.ts',
+      'src/core/engine/awaitsRepair.ts',
       'src/core/engine/manualStepText.ts',
       'src/core/engine/hostRunOptions.ts',
       'src/core/engine/keptChanges.ts',

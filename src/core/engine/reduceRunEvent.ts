@@ -122,6 +122,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'replan_failed':
       draft.reason = draft.reason === undefined ? event.reason : `${draft.reason} ${event.reason}`;
+      draft.repairGivenUp = true;
       return;
     case 'step_ready':
       update(event.stepId, { status: 'ready' });

@@ -210,6 +210,8 @@ export interface RunState {
   replacedSteps?: ReplacedStep[];
   /** In a repair run, the repairs that led to it (made by `executeWithReplanning`), from its `run_started`. */
   replanHistory?: ReplanRecord[];
+  /** A failed run's `replan_failed` was folded in: no repair plan will come for it (see `awaitsRepair`). */
+  repairGivenUp?: boolean;
 }
 
 /** What model attempts spent, as a journal event gives it; `costUsd` absent when the model's price is unknown. */

@@ -16,6 +16,7 @@ import type { ReplanRecord, TrialRecord } from '../engine/replanRecord';
 import { errorMessage } from '../../shared/errorMessage';
 import { keptChangesOf } from '../engine/keptChanges';
 import type { JournalEntry } from '../runStorePorts';
+import { repairCutOff } from '../engine/awaitsRepair';
 
 /** Hooks of `executeWithReplanning`; its limits are the run policy's (`maxTotalReplans`, `maxReplanAttempts`, `replanCooldownMs`). */
 export interface ReplanOptions {
@@ -58,7 +59,7 @@ export function executeWithReplanning(plan: Plan, objective: string, options: Ru
 export function resumeWithReplanning(runId: string, options: ResumeOptions & ReplanOptions): Promise<RunResult> {
   // The loop counts the model's use itself (a wrapped model): the resumed run must not count it again.
   const { budget: _counted, ...answered } = options;
-  return replanLoop(options, undefined, runId, (runOptions) => resumeRun(runId, { ...answered, ...runOptions }));
+  return replanLoop(options, undefined, runId, (runOptions) => resumeRun(runId, { ...answered, ...runOptions }), true);
 }
 
 async function replanLoop(
@@ -66,6 +67,7 @@ async function replanLoop(
   givenObjective: string | undefined,
   firstRunId: string,
   startFirst: (runOptions: RunOptions) => RunHandle,
+  resuming = false,
 ): Promise<RunResult> {
   const policy = runPolicyOf(options);
   const maxTotalReplans = Math.max(0, Math.floor(policy.maxTotalReplans));
@@ -121,28 +123,41 @@ async function replanLoop(
       keptChanges: kept,
       ...(first ? (planOrigin === undefined ? {} : { planOrigin }) : { replanHistory: [...history] }),
     };
+    // A resumed run's failed attempts before the stop are the replanner's trials too: they are in its journal.
+    const journaled = first && resuming ? ((await options.store?.load(firstRunId).catch(() => undefined))?.entries ?? []) : [];
     const handle = first || current === undefined ? startFirst(runOptions) : runPlan(current, { ...runOptions, idSource: () => runId });
     let collect: ((event: RunEvent) => void) | undefined;
-    let last: RunEvent | undefined;
-    handle.events.subscribe((event) => {
-      if (collect === undefined) {
-        const state = handle.state();
-        if (first) {
-          adoptEarlierRepairs(state.replanHistory);
-          tracker.seed(journaledSpending(state));
-        }
-        collect = createTrialCollector(state.plan ?? (current as Plan), trials);
+    const collector = (): ((event: RunEvent) => void) => {
+      if (collect !== undefined) return collect;
+      const state = handle.state();
+      if (first) {
+        adoptEarlierRepairs(state.replanHistory);
+        tracker.seed(journaledSpending(state));
       }
-      last = event;
-      collect(event);
+      collect = createTrialCollector(state.plan ?? (current as Plan), trials);
+      for (const entry of journaled) collect(entry as unknown as RunEvent);
+      return collect;
+    };
+    let lastSeq: number | undefined;
+    handle.events.subscribe((event) => {
+      lastSeq = event.seq;
+      collector()(event);
       options.onEvent?.(event);
     });
     const result = await handle.result;
     executionAttempts += result.metadata.executionAttempts;
-    // A run that emitted nothing (a resumed run that had already ended, a plan refused before it started) is reported as it is.
-    if (last === undefined) {
-      if (first) adoptEarlierRepairs(result.metadata.replanHistory);
-      return finish(result);
+    if (lastSeq === undefined) {
+      // A run that emitted nothing (a resumed run that had already ended, a plan refused before it started) is reported as
+      // it is; but one whose repair a crash or a reload cut off before it began gets it now (an attack: the repair was lost).
+      const ended = handle.state();
+      const store = options.store;
+      const cutOff = first && resuming && store !== undefined && (await repairCutOff(ended, (id) => store.load(id)));
+      if (!cutOff) {
+        if (first) adoptEarlierRepairs(result.metadata.replanHistory);
+        return finish(result);
+      }
+      collector();
+      lastSeq = ended.lastSeq;
     }
     current = handle.state().plan ?? current;
     // Stryker disable next-line ConditionalExpression: a run that emitted events has its plan (run_started or the journal's).
@@ -152,9 +167,9 @@ async function replanLoop(
     const requests = result.metadata.replanRequests;
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
     if (result.status !== 'failed' || requests.length === 0 || failedOtherwise || signal.aborted) return finish(result);
-    let seq = last.seq;
+    let seq = lastSeq;
     // The run's journal ends at its last event: the repair's own events are not journaled, but why none came is.
-    const journalEnd = last.seq;
+    const journalEnd = lastSeq;
     const emit = (body: RunEventBody): void => {
       options.onEvent?.(stampEvent(body, result.runId, ++seq, clock.now()));
     };
@@ -188,7 +203,7 @@ async function replanLoop(
       try {
         await clock.sleep(cooldownMs, signal);
       } catch {
-        return finish(result, 'The run was cancelled before a repair plan was asked for.');
+        return finish(result, 'The run was cancelled before a repair plan was asked for; resume it to ask for the repair plan.');
       }
     }
     const failing = current;
@@ -223,6 +238,8 @@ async function replanLoop(
         signal,
       });
     } catch (error) {
+      // Cancelled (Ctrl+C, a reload) while the model was asked: nothing is journaled, so resuming the run asks again.
+      if (signal.aborted) return finish(result, 'The run was cancelled while its repair plan was being made; resume it to ask for the repair plan again.');
       return giveUp(`No repair plan could be made, so the run stops here: ${errorMessage(error)}`);
     }
     history.push({
@@ -243,3 +260,4 @@ async function replanLoop(
     current = repair.plan;
   }
 }
+

@@ -6,6 +6,7 @@ import { runStatusLabel, undoneLabels } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
 import { stepStatusView, undoneLook, type StatusLook } from './stepStatusView';
 import { repairNumber, replacedByRepair } from '../engine/replanRecord';
+import { awaitsRepair } from '../engine/awaitsRepair';
 
 // A run that ended looks like a step that ended the same way.
 const runIcons: Record<RunState['status'], StatusLook> = {
@@ -36,9 +37,11 @@ export function runListModel(
   const replacedBy = replacedByRepair(runs.map(({ state }) => state));
   return runs.map(({ state, updatedAt, active, undone, undoable }) => {
     const steps = Object.values(state.steps);
-    const interrupted = state.status === 'running' && !active;
-    const status = interrupted ? 'interrupted' : state.status;
     const replaced = replacedBy.get(state.runId);
+    // A run whose repair a stop cut off (no repair run of it is listed) is not over: Resume asks for the repair.
+    const repairCutOff = awaitsRepair(state) && replaced === undefined && !active;
+    const interrupted = (state.status === 'running' && !active) || repairCutOff;
+    const status = interrupted ? 'interrupted' : state.status;
     // A run whose changes Undo took back never keeps the green check of one whose work is in the files. One a repair
     // replaced went on in the repair: its red cross read as the task failed, beside the repair's green check (a trial).
     const view = undone && !active ? undoneLook : replaced !== undefined && !active ? replacedLook : runIcons[status];
@@ -70,6 +73,7 @@ export function runListModel(
         // The row's description is cut in a narrow sidebar: the tooltip says it whole (a newcomer saw no mark of an Undo).
         `Status: ${outcome}${undoneText} (run ${state.runId})`,
         state.reason ? `Reason: ${state.reason}` : undefined,
+        repairCutOff ? 'It stopped before its repair plan was made: Resume asks for it; finished steps are not run again.' : undefined,
         ...waitingOn.map((line) => `Waiting: ${line}`),
       ]
         .filter((line): line is string => line !== undefined)

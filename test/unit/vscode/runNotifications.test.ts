@@ -3,7 +3,7 @@ import '../../fakes/vscodeL10n';
 import type * as vscode from 'vscode';
 import { runPlan } from '../../../src/core/engine/runPlan';
 import { createBudgetTracker } from '../../../src/core/llm/budget';
-import { interruptedRunReason, notifyRunFinished } from '../../../src/vscode/runNotifications';
+import { interruptedRunReason, notifyRunFinished, repairCutOffReason } from '../../../src/vscode/runNotifications';
 import { ManualClock } from '../../fakes/manualClock';
 import { scriptedLlm } from '../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../support/randomPlans';
@@ -70,5 +70,13 @@ describe('the reason shown for a run a reload cut off', () => {
       ]),
       'The window was closed or reloaded during the run; resume it to go on.',
     );
+  });
+
+  it('says of a run stopped before its repair began which steps asked for it, and that Resume asks again', () => {
+    assert.equal(
+      repairCutOffReason([{ id: 'note' }, { id: 'read', replanRequested: true }]),
+      'The run stopped while a repair plan was being made for read, before the repair began. Resume it to ask for the repair plan again; finished steps are not run again.',
+    );
+    assert.match(repairCutOffReason(['a', 'b', 'c', 'd'].map((id) => ({ id, replanRequested: true }))), / for a, b, c and 1 more, before/);
   });
 });

@@ -43,4 +43,23 @@ describe('interruptedRunState', () => {
       assert.equal(interruptedRunState(state, 'x', 99), state, end.type);
     }
   });
+
+  it('reads a run that failed asking for a repair plan, before the repair began, as interrupted, its steps as they ended', () => {
+    const replanning = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'], onFailure: 'replan' })]);
+    const failed = foldRunEvents([
+      { ...base, seq: 1, time: 10, type: 'run_started', plan: replanning },
+      { ...base, seq: 2, time: 11, type: 'step_started', stepId: 'a', attempt: 1 },
+      { ...base, seq: 3, time: 12, type: 'step_completed', stepId: 'a', result: 'A' },
+      { ...base, seq: 4, time: 13, type: 'step_started', stepId: 'b', attempt: 1 },
+      { ...base, seq: 5, time: 14, type: 'step_failed', stepId: 'b', attempt: 1, error: 'broke', disposition: 'fail', replan: true },
+      { ...base, seq: 6, time: 15, type: 'run_failed', reason: 'Step b failed and asked for a repair plan.' },
+    ]);
+    const shown = interruptedRunState(failed, 'Stopped before the repair.', 99);
+    assert.equal(shown.status, 'interrupted');
+    assert.equal(shown.reason, 'Stopped before the repair.');
+    assert.equal(shown.steps['a']?.status, 'completed');
+    assert.equal(shown.steps['b']?.status, 'failed');
+    const givenUp = foldRunEvents([{ ...base, seq: 7, time: 16, type: 'replan_failed', stepId: 'b', reason: 'No model.' }], failed);
+    assert.equal(interruptedRunState(givenUp, 'x', 99), givenUp);
+  });
 });

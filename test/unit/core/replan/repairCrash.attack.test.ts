@@ -111,13 +111,6 @@ async function crashAndResume(scenario: Scenario, lines: readonly JournalEntry[]
   return { result, world: afterCrash, completedBefore, newest, prefix };
 }
 
-/** The cut ends a run's journal with its final event while the next run has not started: between two runs of the chain. */
-function betweenRuns(lines: readonly JournalEntry[], cut: number): boolean {
-  const last = lines[cut - 1];
-  const next = lines[cut];
-  return last !== undefined && next !== undefined && last.runId !== next.runId;
-}
-
 describe('attack: a repaired run crashed at any journal line resumes to the uninterrupted end, nothing finished done again', () => {
   /** Cuts at every line (as journalCutAttacks does: a torn batch, a power loss) or only where an append ended (a process killed). */
   const property = (cuts: 'line' | 'append') =>
@@ -128,7 +121,6 @@ describe('attack: a repaired run crashed at any journal line resumes to the unin
       const expected = summary(full.result, full.world);
       const points = cuts === 'line' ? full.lines.map((_, index) => index + 1) : full.appendEnds;
       for (const cut of points) {
-        if (betweenRuns(full.lines, cut)) continue; // attacked on its own below
         const resumed = await crashAndResume(scenario, full.lines, cut);
         const where = `cut after line ${cut} of ${full.lines.length} (${full.lines[cut - 1]?.runId} #${full.lines[cut - 1]?.seq} ${full.lines[cut - 1]?.type})`;
         for (const id of resumed.completedBefore) assert.equal(resumed.world.calls.get(id) ?? 0, 0, `${where}: ${id} had completed and ran again`);
@@ -136,19 +128,18 @@ describe('attack: a repaired run crashed at any journal line resumes to the unin
       }
     });
 
-  it('property: cut after ANY journal line inside a run of the chain (1–3 repairs), resumeWithReplanning ends with the same status, results and files; no completed step runs again', async function () {
+  it('property: cut after ANY journal line of the chain (1–3 repairs), between its runs too, resumeWithReplanning ends with the same status, results and files; no completed step runs again', async function () {
     this.timeout(120_000);
     await fc.assert(property('line'), { numRuns: 40 });
   });
 
-  it('property: cut where an append ended, inside a run of the chain (1–3 repairs), resumeWithReplanning ends the same; no completed step runs again', async function () {
+  it('property: cut where an append ended in the chain (1–3 repairs), between its runs too, resumeWithReplanning ends the same; no completed step runs again', async function () {
     this.timeout(120_000);
     await fc.assert(property('append'), { numRuns: 60 });
   });
 
-  // Known, not fixed (2026-12-07): the failed run is final, so nothing resumes into its repair (the editor offers no
-  // Resume for a failed run either); the user plans again.
-  it.skip('a crash after the failed run ended and before its repair run started still gets the repair: same status and files as uninterrupted', async () => {
+  // Broke (2026-12-07): the failed run was final, so nothing resumed into its repair; the user had to plan again.
+  it('a crash after the failed run ended and before its repair run started still gets the repair: same status and files as uninterrupted', async () => {
     const scenario: Scenario = {
       plan: makePlan([makeStep('S0'), makeStep('bad1', { dependsOn: ['S0'], onFailure: 'replan' })]),
       specs: [{ id: 'S0', dependsOn: [] }],

@@ -102,7 +102,7 @@ describe('resumeWithReplanning', () => {
     });
     const cancelled = await running;
     assert.equal(cancelled.status, 'failed');
-    assert.match(cancelled.metadata.reason ?? '', /The run was cancelled before a repair plan was asked for\.$/);
+    assert.match(cancelled.metadata.reason ?? '', /The run was cancelled before a repair plan was asked for; resume it to ask for the repair plan\.$/);
     assert.equal(idle.requests.length, 0);
   });
 });

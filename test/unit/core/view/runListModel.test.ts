@@ -134,4 +134,19 @@ describe('runListModel', () => {
     ).map((node) => node.contextValue);
     assert.deepEqual(contexts, ['run.completed.undoable', 'run.completed', 'run.waiting.undoable', 'run.interrupted.undoable', 'run.running']);
   });
+
+  it('lists a run that failed asking for a repair plan, with no repair run of it listed, as interrupted and resumable', () => {
+    const plan = makePlan([makeStep('a'), makeStep('b', { onFailure: 'replan' })]);
+    const base = { plan, results: { a: 'A' }, supplied: {}, lastSeq: 6, warnings: [], resumeCount: 0, reason: 'Step b failed and asked for a repair plan.' };
+    const steps = { a: { id: 'a', status: 'completed' as const, attempts: 1 }, b: { id: 'b', status: 'failed' as const, attempts: 1, replanRequested: true } };
+    const failed: RunState = { ...base, runId: 'r', status: 'failed', steps };
+    const row = (states: RunState[], active = false) => runListModel(states.map((state) => ({ state, updatedAt: 1, active, undone: false, undoable: false })), (ms) => `t${ms}`);
+    const [alone] = row([failed]);
+    assert.equal(alone?.contextValue, 'run.interrupted');
+    assert.equal(alone?.description, 'interrupted · 1/2 · t1');
+    assert.match(alone?.tooltip ?? '', /stopped before its repair plan was made: Resume asks for it/);
+    const repair: RunState = { ...base, runId: 'r-replan-1', status: 'running', steps, replanHistory: [{ replan: 1, failedRunId: 'r' } as NonNullable<RunState['replanHistory']>[number]] };
+    assert.equal(row([repair, failed])[1]?.contextValue, 'run.failed', 'its repair run is listed: the repair began');
+    assert.equal(row([{ ...failed, repairGivenUp: true }])[0]?.contextValue, 'run.failed', 'no repair plan will come');
+  });
 });
