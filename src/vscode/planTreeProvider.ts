@@ -12,6 +12,7 @@ import { planTreeItem } from './planTreeItem';
 import { shownLine } from './shownText';
 import { runStatusWithUndo, type UndoneExtent } from '../shared/runStatusLabels';
 import { undoneExtent, type UndoneChanges } from '../core/tools/undoneChanges';
+import { awaitsRepair } from '../core/engine/awaitsRepair';
 
 /**
  * The Plan view's data: whichever changed last of the task plan (under review, or the
@@ -221,7 +222,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private render(): void {
     // The run shown was cut off by a reload, or cancelled: Resume run in the view's title, where the run is, since the
     // notification offering it goes after a few seconds (a newcomer missed it).
-    const resumable = this.showing === 'plan' && (this.run?.status === 'interrupted' || this.run?.status === 'cancelled');
+    // So is one cancelled while its repair plan was asked (`awaitsRepair`).
+    const stopped = this.run !== undefined && (this.run.status === 'interrupted' || this.run.status === 'cancelled' || awaitsRepair(this.run));
+    const resumable = this.showing === 'plan' && stopped;
     if (resumable !== this.resumableShown) {
       this.resumableShown = resumable;
       void vscode.commands.executeCommand('setContext', 'taskPlanner.shownRunResumable', resumable);

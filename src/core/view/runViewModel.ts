@@ -8,6 +8,7 @@ import type {
   RunView,
   UsageView,
 } from '../../shared/panelViewModel';
+import { awaitsRepair } from '../engine/awaitsRepair';
 import { resumableRunStatuses, startedStepStatuses, terminalStepStatuses, type RunState, type StepState } from '../engine/runEvents';
 import { activeTime, type RunPause } from '../engine/runPauses';
 import type { BudgetUsage } from '../llm/budget';
@@ -250,7 +251,9 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     // sorted them out. An Undo whose outcome is not known leaves nothing to offer.
     canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),
     // A newcomer read "resume it to go on" after a reload and found no way to in the panel. Not once Undo took some of it back.
-    canResume: resumableRunStatuses.has(source.state.status) && source.state.status !== 'waiting' && source.undoMessage === undefined,
+    // So can one cancelled while its repair plan was asked (`awaitsRepair`): Resume asks for it again.
+    canResume: (awaitsRepair(source.state) || (resumableRunStatuses.has(source.state.status) && source.state.status !== 'waiting'))
+      && source.undoMessage === undefined,
     ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),
   };
 }

@@ -144,6 +144,15 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.equal(undone.summary?.canResume, false);
   });
 
+  it('offers Resume for a failed run whose steps asked for a repair plan that never came (a cancel while the model was asked)', () => {
+    const asking = state();
+    const failedSteps = Object.values(asking.steps).filter((step) => step.status === 'failed');
+    assert.ok(failedSteps.length > 0, 'the fixture has no failed step: the test proves nothing');
+    for (const step of failedSteps) step.replanRequested = true;
+    assert.equal(runOf({ state: asking }).summary?.canResume, true);
+    assert.equal(runOf({ state: { ...asking, repairGivenUp: true } }).summary?.canResume, false, 'a replan_failed line says none will come');
+  });
+
   it('sums up an ended run: counts, reason, duration, every changed file once, and Undo while nothing was undone', () => {
     const run = runOf({ state: state({ reason: 'B failed', changedFiles: ['a.md', 'b.md'] }), changedFiles: ['b.md', 'c.md'] });
     assert.deepEqual(run.summary, {
