@@ -24,6 +24,9 @@ export class ReplyBodyTooLargeError extends Error {
 /**
  * `base` (the global `fetch`) for the OpenAI SDK, with each answer's body bounded at `maxBody` bytes and an event
  * stream's at `maxEvent` bytes an event (`boundedFetch`): past it the body fails with `ReplyBodyTooLargeError`.
+ * A redirect is never followed (`redirect: 'manual'`): the answer is returned as it is, an error for the client. `fetch`
+ * would send the request again where the server says, with the key to another path of the same origin (a key is bound to
+ * its path: another account of a gateway) and with the prompts to any other address, this machine's included.
  */
 export function boundedReplyFetch(maxBody = maxReplyBodyBytes, maxEvent = maxReplyEventBytes, base: ReplyFetch = fetch): ReplyFetch {
   const tooLarge = (events: boolean): Error =>
@@ -32,5 +35,5 @@ export function boundedReplyFetch(maxBody = maxReplyBodyBytes, maxEvent = maxRep
         ? `the server's reply went past ${maxEvent} bytes in one event, more than any answer this client accepts.`
         : `the server's reply went past ${maxBody} bytes, more than any answer this client accepts.`,
     );
-  return boundedFetch({ maxBody, maxEvent, tooLarge }, base);
+  return boundedFetch({ maxBody, maxEvent, tooLarge }, (input: string | URL | Request, init?: RequestInit) => base(input, { ...init, redirect: 'manual' }));
 }

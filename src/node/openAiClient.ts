@@ -417,6 +417,7 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
     if (status === 401 || status === 403) return { kind: 'auth', status, detail: `the server refused the credentials (${detail}). Check the API key.` };
     if (status === 404) return { kind: 'not_found', status, detail: `not found (${detail}). Check the base URL and the model name.` };
     if (status === 400 || status === 422) return { kind: 'bad_request', status, detail: `the server rejected the request (${detail}).` };
+    if (status >= 300 && status < 400) return { kind: 'other', status, detail: redirectDetail(status, error.headers as Headers | undefined) };
     return { kind: 'other', status, detail: `${detail}.` };
   }
   if (error instanceof SyntaxError) return { kind: 'malformed', status: undefined, detail: `the response was not valid JSON (${error.message}).` };
@@ -430,6 +431,23 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
   }
   if (error instanceof OpenAI.OpenAIError) return { kind: 'malformed', status: undefined, detail: `the response could not be read (${message}).` };
   return { kind: 'other', status: undefined, detail: message };
+}
+
+/**
+ * Why a redirect failed the request (`boundedReplyFetch` follows none), naming where it led without its query, where a key
+ * may be: the user sets that address as the base URL if it is theirs.
+ */
+function redirectDetail(status: number, headers: Headers | undefined): string {
+  const location = headers?.get('location') ?? '';
+  let target: string | undefined;
+  try {
+    const url = new URL(location);
+    target = `${url.origin}${url.pathname}`;
+  } catch {
+    target = location.startsWith('/') ? location.split(/[?#]/)[0] : undefined;
+  }
+  const where = target === undefined || target === '' ? 'another address' : target;
+  return `the server answered with a redirect (HTTP ${status}) to ${where}, which is not followed: your key and your prompts go only to the base URL you set. If that address is your model's, set it as the base URL.`;
 }
 
 /** The `ReplyBodyTooLargeError` that `error` is or was caused by (the SDK and fetch may wrap a body's failure). */

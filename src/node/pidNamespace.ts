@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { withoutSecrets } from './commandEnvironment';
 
 let probed: Promise<readonly string[] | undefined> | undefined;
 let probedGuard: Promise<readonly string[]> | undefined;
@@ -58,7 +59,8 @@ async function probe(): Promise<readonly string[] | undefined> {
 function succeeds(argv: string[]): Promise<boolean> {
   return new Promise((resolve) => {
     const [program, ...args] = argv as [string, ...string[]];
-    const child = spawn(program, args, { stdio: 'ignore', timeout: 5000 });
+    // A probe of the system's own programs, yet no child gets the credentials the environment may hold.
+    const child = spawn(program, args, { stdio: 'ignore', timeout: 5000, env: withoutSecrets(process.env) });
     child.once('error', () => resolve(false));
     child.once('exit', (code) => resolve(code === 0));
   });

@@ -5,6 +5,7 @@ import type { TextNarrowing, TextQuery, TextSearcher } from '../core/workspacePo
 import { jsRegexToRe2 } from '../core/tools/jsRegexToRe2';
 import { maxSearchFileBytes } from '../core/tools/searchTextTool';
 import { tempFilePrefix } from '../core/workspace/atomicWrites';
+import { withoutSecrets } from './commandEnvironment';
 import { findProgram } from './findProgram';
 
 /** Limits of `createRipgrepSearcher`. */
@@ -101,7 +102,8 @@ interface RunLimits {
 /** The workspace-relative paths ripgrep prints (NUL-separated, `./` first); `undefined` when it fails or a limit stops it. */
 function runPaths(rgPath: string, root: string, args: string[], limits: RunLimits): Promise<Set<string> | undefined> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+    // Without the credentials the editor's or the CLI's environment may hold, as every command and MCP server.
+    const child = spawn(rgPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true, env: withoutSecrets(process.env) });
     const chunks: Buffer[] = [];
     let bytes = 0;
     let settled = false;

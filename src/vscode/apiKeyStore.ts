@@ -187,6 +187,25 @@ export class ApiKeyStore {
   }
 
   /**
+   * Says once per settings file (remembered with the announced base URLs) that the workspace's `taskPlanner.llm.provider`
+   * sends model requests, with the code in them, to a VS Code chat model rather than the user's own choice: a repository
+   * that switched a user's local server to a hosted chat model did so without a word, while its base URL is announced.
+   */
+  async announceWorkspaceProvider(from: SettingOrigin, settingsFile: string): Promise<void> {
+    if (!fromWorkspace(from)) return;
+    const announced = this.state.get<string[]>(announcedBaseUrlsStateKey) ?? [];
+    const entry = `${settingsFile}\nllm.provider`;
+    if (announced.includes(entry)) return;
+    await this.state.update(announcedBaseUrlsStateKey, [...announced, entry]);
+    this.prompts.info(
+      vscode.l10n.t(
+        'Task Planner: this workspace sends model requests, with your prompts and the code they quote, to a VS Code chat model instead of the model your settings choose (taskPlanner.llm.provider in {0}).',
+        settingsFile,
+      ),
+    );
+  }
+
+  /**
    * The stored keys by address. Keys of older versions are moved over once: the single key from before keys were bound, and
    * each key stored for an origin, to the user's own base URL's address when it is on that origin (the key was entered for
    * it), else to the origin's root, where every other path asks; a key an older version stored for an address stays there.

@@ -43,6 +43,8 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
         ),
       );
     }
+    // The user chose an endpoint of their own; a workspace's provider takes requests elsewhere: said, as its base URL is.
+    if (settings.userProvider === 'openai') await keys.announceWorkspaceProvider(settings.providerFrom, settingsFileOf(settings.providerFrom));
     return {
       choice,
       llm: createVscodeLmClient({ timeoutMs: settings.requestTimeoutMs, ...(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}) }),

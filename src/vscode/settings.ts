@@ -3,7 +3,7 @@ import { defaultAgentLimits, type AgentLimits } from '../core/agent/agentLimits'
 import { defaultRunPolicy, maxReplanCooldownMs, type ReplanLimits } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
 import { cleanModelRoles, modelRoleNames, type ModelRoles } from '../core/llm/modelRoles';
-import type { ProviderSetting } from '../core/llm/selectProvider';
+import { providerSettings, type ProviderSetting } from '../core/llm/selectProvider';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
 import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
@@ -23,6 +23,10 @@ import { defaultInvestigationBudget, type InvestigationBudget } from '../core/pl
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
 export interface TaskPlannerSettings {
   provider: ProviderSetting;
+  /** Where `provider` comes from: a workspace that sets it may send requests (and so your code) to a VS Code chat model. */
+  providerFrom: SettingOrigin;
+  /** The provider of the user's own settings (or the default), whatever the workspace says. */
+  userProvider: ProviderSetting;
   baseUrl: string;
   /** Where `baseUrl` comes from: a workspace that sets it decides where requests (and so your code) go. */
   baseUrlFrom: SettingOrigin;
@@ -151,6 +155,9 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     return value >= 0 ? Math.floor(value) : fallback;
   };
   const defaultBaseUrl = 'https://api.openai.com/v1';
+  const ownProvider = userValue(values, 'llm.provider');
+  const userProvider: ProviderSetting = isProvider(ownProvider) ? ownProvider : 'auto';
+  const provider = settingValue(values, 'llm.provider');
   const baseUrl = settingValue(values, 'llm.baseUrl');
   const ownBaseUrl = userValue(values, 'llm.baseUrl');
   // Held to the setting's maximum: a workspace's "longer" wait of 1e7 s passed a timer's range and fired at once.
@@ -163,7 +170,9 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
   return {
     // No model is the strictest choice: a user who chose it keeps it, whatever provider a workspace names (a repository
     // turned it into Copilot, which then read the user's files, unannounced).
-    provider: userValue(values, 'llm.provider') === 'heuristic' ? 'heuristic' : get<ProviderSetting>('llm.provider', 'auto'),
+    provider: userProvider === 'heuristic' ? 'heuristic' : get<ProviderSetting>('llm.provider', 'auto'),
+    providerFrom: userProvider === 'heuristic' ? 'user' : provider.from,
+    userProvider,
     baseUrl: (typeof baseUrl.value === 'string' ? baseUrl.value : defaultBaseUrl).trim(),
     baseUrlFrom: baseUrl.from,
     userBaseUrl: (typeof ownBaseUrl === 'string' ? ownBaseUrl : defaultBaseUrl).trim(),
@@ -218,6 +227,8 @@ function mcpTimeoutMs(value: unknown): number {
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.flatMap((entry) => (typeof entry === 'string' && entry.trim() !== '' ? [entry.trim()] : [])) : [];
 }
+
+const isProvider = (value: unknown): value is ProviderSetting => (providerSettings as readonly unknown[]).includes(value);
 
 /** `value` when it names a planning strategy, else `undefined` (a setting written by hand, or a repository's). */
 function knownStrategy(value: unknown): PlanningStrategy | undefined {

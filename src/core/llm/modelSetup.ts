@@ -54,6 +54,8 @@ export async function listServerModels(baseUrl: string, options: { apiKey?: stri
   try {
     const response = await doFetch(url, {
       headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+      // Not followed: to another path of the origin (another account of a gateway) it would carry the key.
+      redirect: 'manual',
       signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
     });
     if (response.status === 401 || response.status === 403) return { ok: false, problem: 'refused_key', detail: `HTTP ${response.status}` };

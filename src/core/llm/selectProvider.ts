@@ -1,5 +1,8 @@
+/** The values of the `taskPlanner.llm.provider` setting. */
+export const providerSettings = ['auto', 'vscode', 'openai', 'heuristic'] as const;
+
 /** The `taskPlanner.llm.provider` setting. */
-export type ProviderSetting = 'auto' | 'vscode' | 'openai' | 'heuristic';
+export type ProviderSetting = (typeof providerSettings)[number];
 
 /** Which planner/agent backend a run uses. */
 export type ProviderChoice = 'vscode' | 'openai' | 'heuristic';
