@@ -8,6 +8,7 @@ import { oneLine } from '../core/text/oneLine';
 import type { Plan } from '../core/plan/planSchema';
 import { readBoundedText } from '../node/readBoundedText';
 import { lockRun } from '../node/runLock';
+import { firstRunId } from '../core/engine/replanRecord';
 import type { LoadedJournal, RunStore } from '../core/runStorePorts';
 import { terminalSafe } from './terminalSafe';
 import { errorMessage } from '../shared/errorMessage';
@@ -211,11 +212,16 @@ export function runsDirectory(workspace: string): string {
 export const noRunStart = 'its journal holds no start of a run (no plan): it was not written by Task Planner, or its first line was lost';
 
 /**
- * Takes the lock of run `runId` of `workspace` for this process (`lockRun`). A run that does not exist is bad input; one
- * another process holds rejects with a `RunInUseError`; a lock that cannot be taken otherwise rejects with why.
+ * Takes the lock of run `runId` of `workspace` for this process (`lockRun`), and for a repair (`<first>-replan-<n>`) the
+ * lock of the first run too: a repair keeps the first run's changes, and undoing the first run while its repair was
+ * resumed in another process (or resuming the repair while the first run was undone) went on from files no longer there.
+ * A run that does not exist is bad input; one another process holds rejects with a `RunInUseError`; a lock that cannot
+ * be taken otherwise rejects with why.
  */
 export async function lockListedRun(store: RunStore, runId: string, workspace: string): Promise<void> {
   await requireListedRun(store, runId, workspace);
+  const first = firstRunId(runId);
+  if (first !== runId) await lockRun(runsDirectory(workspace), first);
   await lockRun(runsDirectory(workspace), runId);
 }
 

@@ -7,7 +7,7 @@ import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { checkCommandsConsent } from './checkCommandsConsent';
 import { requireTickApprovals, withTickConsent } from './taskFileCommands';
 import { cliCapabilities } from './cliCapabilities';
-import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { type CliIo, loadLockedRun, runsDirectory, UsageError } from './cliIo';
 import { followExecution, reportRunResult, resumeFlags } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, requireAttachments } from './runCommand';
@@ -20,7 +20,8 @@ import { undoneChanges } from '../core/tools/undoneChanges';
  * id and journal) of that run's plan, keeping the results of the steps that do not depend
  * on STEP (`resultsKeptFrom`, as the editor's Run from here), so STEP and every step
  * downstream of it run again, with the options of `run`. An unknown run or step, or a run
- * that has not ended (waiting, interrupted, cancelled, running), is bad input: nothing starts.
+ * that has not ended (waiting, interrupted, cancelled, running), is bad input: nothing starts. The run is read under
+ * its lock (`loadLockedRun`), held until this process ends: one another process holds is refused.
  */
 export async function rerunCommand(runId: string, from: string | undefined, options: CliRunOptions, io: CliIo): Promise<number> {
   if (from === undefined || from === '') {
@@ -28,12 +29,9 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
   }
   const capabilities = await cliCapabilities(options, io);
   const engine = engineOptions(options, io, capabilities);
-  const journal = await engine.store.load(runId);
-  if (!journal) {
-    throw new UsageError(
-      `No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`,
-    );
-  }
+  // Read under the run's lock, held to the end: an undo of it in another process meanwhile took back changes of steps
+  // whose results this run kept, and it went on from files that were no longer there.
+  const journal = await loadLockedRun(engine.store, runId, options.workspace);
   const state = replayJournal(runId, journal);
   const plan = state.plan;
   if (!plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be run again.`);

@@ -1,5 +1,6 @@
-import { constants, lstatSync, rmdirSync, type Stats, unlinkSync } from 'node:fs';
+import { constants, lstatSync, readlinkSync, rmdirSync, type Stats, unlinkSync } from 'node:fs';
 import { lstat, mkdir, readdir, readlink, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isProcessAlive } from './processAlive';
 import { NotPlainFileError, openPlainFile, readPlainFile } from './readBoundedText';
@@ -21,16 +22,21 @@ const maxOldLockBytes = 64;
 /** Tries to take a lock another process tried to take at the same moment, each after a pause of its own. */
 const attempts = 4;
 
+/** The most bytes read of a lock entry: `<pid>@<host>` and a PID namespace. */
+const maxEntryBytes = 512;
+
 /** A run another process is working on (its lock folder names that process). */
 export class RunInUseError extends Error {
   constructor(
     readonly runId: string,
     readonly pid: number,
     readonly file: string,
+    /** Where that process runs when not beside this one: "on the machine "h"", "in another container or sandbox of this machine". */
+    readonly where?: string,
   ) {
     super(
-      `Run ${runId} is in use by another task-planner (process ${pid}): nothing was done. Wait for it to end, or stop it; ` +
-        `if no such process runs, delete ${file}.`,
+      `Run ${runId} is in use by another task-planner (process ${pid}${where === undefined ? '' : ` ${where}`}): nothing was done. ` +
+        `Wait for it to end, or stop it${where === undefined ? '' : ' there'}; if no such process runs, delete ${file}.`,
     );
     this.name = 'RunInUseError';
   }
@@ -66,6 +72,12 @@ export class UnsafeRunLockError extends Error {
  * entry of a living process (taking over a stale lock file by renaming it could move a living one aside: two held
  * the run). Taking a lock this process holds does nothing; locks are released when the process exits.
  *
+ * An entry holds where its process runs (`<pid>@<host>` and its PID namespace): a workspace may be shared by two
+ * machines (a network folder) or by a container and its machine, where a process id names another process or none.
+ * An entry of another machine or namespace is a living holder, never removed (whether it runs cannot be seen from
+ * here); an entry of the same id made elsewhere is not this process's own. An entry that says nothing (an earlier Task
+ * Planner's, or one still being written) is judged by its id alone.
+ *
  * `dir` may hold what a repository committed: the lock folder is checked with `lstat` before anything is created or removed
  * in it (a real folder, not a link, of this user where users exist), and again, by its device and inode, before each
  * entry is removed; only regular files are removed, and this process's entry is made without following a link
@@ -99,12 +111,13 @@ async function takeLock(folder: string, runId: string): Promise<FolderIdentity> 
     await mkdir(folder, { recursive: true });
     try {
       const identity = await checkedFolder(folder, runId);
-      // Its own entry is made, never written through what is in its place: it holds nothing.
-      await (await openPlainFile(own, constants.O_WRONLY | constants.O_CREAT)).close();
-      const holder = await livingHolder(folder, { removeGone: identity });
+      // An entry of this id made elsewhere (another container's process 1) is another holder's: never taken for its own.
+      const sameId = await makeOwnEntry(own);
+      const holder = sameId ?? (await livingHolder(folder, { removeGone: identity }));
       if (holder === undefined) return identity;
-      unlinkQuietly(own);
-      if (attempt === attempts) throw new RunInUseError(runId, holder, folder);
+      // Taken back only while it says this process: one of the same id made elsewhere meanwhile is that process's.
+      if (sameId === undefined && (await entryPlace(own)) === undefined) unlinkQuietly(own);
+      if (attempt === attempts) throw new RunInUseError(runId, holder.pid, folder, holder.where);
     } catch (error) {
       // The folder went between the two (its last holder let go): made again on the next try.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < attempts) continue;
@@ -113,6 +126,72 @@ async function takeLock(folder: string, runId: string): Promise<FolderIdentity> 
     // Two processes that came at the same moment both step back: each comes again after its own pause.
     await new Promise((settle) => setTimeout(settle, 5 + Math.floor(Math.random() * 40) * attempt));
   }
+}
+
+/** A process that holds or takes a lock: its id, and where it runs when not beside this process. */
+interface Holder {
+  pid: number;
+  where?: string;
+}
+
+/** Where this process runs, as its lock entries say it: `<pid>@<host>`, then its PID namespace (empty where none is known). */
+function ownEntryText(): string {
+  return `${process.pid}@${hostname()}\n${pidNamespace()}\n`;
+}
+
+/** This process's PID namespace (`pid:[4026531836]`), or `''` where the system does not say (not Linux). */
+function pidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Makes this process's entry `own` (new, never written through what is in its place) saying where it runs. When an entry
+ * of that name is there: one another machine or namespace made is that process's (resolves with it, untouched); one made
+ * here is a gone process's of the same id (this process has it now), or an earlier Task Planner's, and is made this one's.
+ */
+async function makeOwnEntry(own: string): Promise<Holder | undefined> {
+  const text = ownEntryText();
+  try {
+    const handle = await openPlainFile(own, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const found = await entryPlace(own);
+  if (found !== undefined) return { pid: process.pid, where: found };
+  const handle = await openPlainFile(own, constants.O_WRONLY);
+  try {
+    await handle.truncate(0);
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+  return undefined;
+}
+
+/**
+ * Where the process of the lock entry `file` runs, in words, when it says it runs on another machine or in another PID
+ * namespace of this one; `undefined` when it runs beside this process, or the entry does not say (an earlier Task
+ * Planner's, one still being written, one that cannot be read).
+ */
+async function entryPlace(file: string): Promise<string | undefined> {
+  const text = await readPlainFile(file, maxEntryBytes).then((bytes) => bytes?.toString('utf8') ?? '', () => '');
+  const [, host, namespace] = /^\d+@([^\n]+)\n([^\n]*)\n$/.exec(text) ?? [];
+  if (host === undefined) return undefined;
+  // Said only in the letters a host name has: the entry may be a repository's.
+  if (host !== hostname()) return `on the machine "${host.slice(0, 100).replace(/[^\w.-]/g, '?')}"`;
+  const here = pidNamespace();
+  if (namespace !== undefined && namespace !== '' && here !== '' && namespace !== here) return 'in another container or sandbox of this machine';
+  return undefined;
 }
 
 /**
@@ -154,20 +233,22 @@ export async function runHolder(dir: string, runId: string): Promise<number | un
   if (found === undefined) return undefined;
   if (found.isFile()) return oldLockHolder(folder);
   if ((await unsafeFolder(folder, found)) !== undefined) return undefined;
-  return livingHolder(folder, { removeGone: false });
+  return (await livingHolder(folder, { removeGone: false }))?.pid;
 }
 
 /**
- * The first entry of `folder` naming a living process other than this one. With `removeGone` (the folder's identity, as
- * `checkedFolder` found it), entries of processes gone are removed: only regular files, and only while `folder` is still
- * that folder.
+ * The first entry of `folder` naming a living process other than this one: one of another machine or PID namespace
+ * counts as living (it cannot be seen from here). With `removeGone` (the folder's identity, as `checkedFolder` found it),
+ * entries of processes gone are removed: only regular files, and only while `folder` is still that folder.
  */
-async function livingHolder(folder: string, options: { removeGone: FolderIdentity | false }): Promise<number | undefined> {
+async function livingHolder(folder: string, options: { removeGone: FolderIdentity | false }): Promise<Holder | undefined> {
   for (const name of await readdir(folder).catch(() => [])) {
     const pid = Number(name);
     if (!Number.isSafeInteger(pid) || pid <= 0 || String(pid) !== name) continue;
+    const where = await entryPlace(join(folder, name));
+    if (where !== undefined) return { pid, where };
     if (pid === process.pid) continue;
-    if (isProcessAlive(pid)) return pid;
+    if (isProcessAlive(pid)) return { pid };
     // Its process is gone (killed mid-run): only that name is removed, never the folder.
     if (options.removeGone !== false) await removeGoneEntry(folder, name, options.removeGone);
   }

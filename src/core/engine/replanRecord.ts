@@ -63,7 +63,7 @@ export interface ReplanRecord {
  * cannot make Undo take it back, nor the views show it as this run's.
  */
 export function runChain(state: { runId: string; replanHistory?: readonly Pick<ReplanRecord, 'failedRunId'>[] }): string[] {
-  const first = state.runId.replace(/-replan-\d+$/, '');
+  const first = firstRunId(state.runId);
   const number = (id: string): number | undefined => {
     if (id === first) return 0;
     const tail = id.startsWith(`${first}-replan-`) ? id.slice(first.length + '-replan-'.length) : '';
@@ -77,6 +77,11 @@ export function runChain(state: { runId: string; replanHistory?: readonly Pick<R
     .filter((run): run is { id: string; at: number } => run.at !== undefined && run.at < own)
     .sort((a, b) => a.at - b.at);
   return [...earlier.map((run) => run.id), state.runId];
+}
+
+/** The first run of the runs a repair `runId` (`<first>-replan-<n>`) belongs to; `runId` itself for a run no repair led to. */
+export function firstRunId(runId: string): string {
+  return runId.replace(/-replan-\d+$/, '');
 }
 
 /** The number of the repair the run `state` is (its last repair's), or `undefined` for a run no repair led to. */
