@@ -15,6 +15,8 @@ export interface CliTraceOptions {
   traceEndpoint?: string | undefined;
   /** Include the objective, titles, step inputs and results (off: none of them leave the machine). */
   traceContent?: boolean;
+  /** The environment the CLI was started with, secrets included: its OpenTelemetry headers go with the trace (`otlpHeadersFrom`). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** The OTLP/HTTP traces URL of `--trace-endpoint`, checked before anything runs; `undefined` without one. */
@@ -35,8 +37,10 @@ export async function sendRunTraces(store: RunStore, runIds: readonly string[], 
   try {
     // The OpenTelemetry SDK is loaded only to send: loading it took a fifth of every start-up of the CLI.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be run at every start
-    const { createOtlpTraceExporter } = require('../node/otlpTraceExporter') as typeof OtlpTraceExporter;
-    await exportRunTraces(store, runIds, createOtlpTraceExporter(url, version()), { content: options.traceContent === true });
+    const { createOtlpTraceExporter, otlpHeadersFrom } = require('../node/otlpTraceExporter') as typeof OtlpTraceExporter;
+    // Taken out of this process's environment at start (a command could read them there): given to the exporter instead.
+    const headers = otlpHeadersFrom(options.env);
+    await exportRunTraces(store, runIds, createOtlpTraceExporter(url, version(), headers), { content: options.traceContent === true });
     io.err(`Trace sent to ${shownTraceUrl(url)}.`);
   } catch (error) {
     io.err(`warning: ${errorMessage(error)}`);

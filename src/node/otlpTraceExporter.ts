@@ -8,16 +8,41 @@ import type { TraceSpan } from '../core/trace/traceSpan';
 import { shownTraceUrl } from '../core/trace/otlpTracesUrl';
 
 /**
+ * The headers the OpenTelemetry environment variables give an OTLP trace export (`OTEL_EXPORTER_OTLP_HEADERS`, then
+ * `OTEL_EXPORTER_OTLP_TRACES_HEADERS` over it): `key=value` pairs separated by commas, values percent-decoded, as the
+ * SDK reads them from `process.env`. The CLI takes such variables out of its own environment before any work starts (a
+ * command it runs could read them there), so it hands them to the exporter itself. `undefined` when neither names any.
+ */
+export function otlpHeadersFrom(env: Readonly<Record<string, string | undefined>>): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  for (const raw of [env['OTEL_EXPORTER_OTLP_HEADERS'], env['OTEL_EXPORTER_OTLP_TRACES_HEADERS']]) {
+    for (const pair of (raw ?? '').split(',')) {
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, Math.max(at, 0)).trim();
+      if (name === '') continue;
+      const value = pair.slice(at + 1).trim();
+      try {
+        headers[name] = decodeURIComponent(value);
+      } catch {
+        headers[name] = value;
+      }
+    }
+  }
+  return Object.keys(headers).length === 0 ? undefined : headers;
+}
+
+/**
  * A `TraceExporter` over the OpenTelemetry JS SDK: each `export` builds the run's spans with
  * their parent links and times through a tracer of its own and sends them to `url` over
  * OTLP/HTTP (JSON), then shuts its provider down; it rejects when the collector could not
- * be reached or refused them. Only this adapter imports the SDK.
+ * be reached or refused them. `headers` go with each request, beside those the SDK reads from the environment. Only this
+ * adapter imports the SDK.
  */
-export function createOtlpTraceExporter(url: string, version: string): TraceExporter {
+export function createOtlpTraceExporter(url: string, version: string, headers?: Readonly<Record<string, string>>): TraceExporter {
   return {
     async export(spans) {
       const failures: Error[] = [];
-      const exporter = new OTLPTraceExporter({ url, timeoutMillis: 10_000 });
+      const exporter = new OTLPTraceExporter({ url, timeoutMillis: 10_000, ...(headers === undefined ? {} : { headers: { ...headers } }) });
       const original = exporter.export.bind(exporter);
       // The processor logs a failed export and moves on; the run's host is told instead.
       exporter.export = (items, done) =>
