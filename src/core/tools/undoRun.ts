@@ -61,8 +61,24 @@ export async function undoRunChain(
     journaled?: readonly { stepId: string; path: string }[];
   },
 ): Promise<UndoReport> {
+  // Undone as one run is: each file judged against how the chain found it, and one a later run's Undo left alone is left
+  // alone by the earlier runs' too. Judged run by run, a file the user set back by hand to what the first run left was
+  // "as before" for the repair and the first run's own content for the first run, which took it back (an attack).
+  const before = new Map<string, FileVersion>();
+  for (const runId of runIds) {
+    for (const checkpoint of await options.checkpoints.list(runId)) {
+      const inScope = options.steps === undefined || options.steps.has(checkpoint.stepId);
+      const counted = inScope && checkpoint.state !== 'abandoned' && checkpoint.state !== 'undone';
+      if (counted && !before.has(checkpoint.path)) before.set(checkpoint.path, checkpoint.before);
+    }
+  }
+  const leftAlone = new Set<string>();
   const reports: UndoReport[] = [];
-  for (const runId of [...runIds].reverse()) reports.push(await undoRun(runId, options));
+  for (const runId of [...runIds].reverse()) {
+    const report = await undoRun(runId, { ...options, chain: { before, leftAlone } });
+    for (const { path } of report.refused) leftAlone.add(path);
+    reports.push(report);
+  }
   const [last] = reports;
   const pair = (change: { stepId: string; path: string }): string => JSON.stringify([change.stepId, change.path]);
   const recorded = new Set((await Promise.all(runIds.map((runId) => options.checkpoints.list(runId)))).flat().map(pair));
@@ -161,7 +177,18 @@ export async function filesChangedSince(workspace: WorkspaceFs, checkpoints: rea
  */
 export async function undoRun(
   runId: string,
-  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string>; anyway?: readonly UndoAnyway[] },
+  options: {
+    workspace: WorkspaceFs;
+    checkpoints: CheckpointStore;
+    signal?: AbortSignal;
+    steps?: ReadonlySet<string>;
+    anyway?: readonly UndoAnyway[];
+    /**
+     * Set by `undoRunChain` for a run of a chain: how the chain's first change in scope found each file (the run's own
+     * first change otherwise), and the files a later run's Undo left alone (this run's changes to them are kept).
+     */
+    chain?: { before: ReadonlyMap<string, FileVersion>; leftAlone: ReadonlySet<string> };
+  },
 ): Promise<UndoReport> {
   const { workspace, signal } = options;
   const report: UndoReport = { runId, restored: [], removed: [], unchanged: [], undoneBefore: [], refused: [], overwritable: [] };
@@ -179,7 +206,8 @@ export async function undoRun(
   // The hash of each path before the run's first change to it; `undefined` for absent.
   const original = new Map<string, string | undefined>();
   for (const checkpoint of checkpoints) {
-    if (!original.has(checkpoint.path)) original.set(checkpoint.path, checkpoint.before.exists ? checkpoint.before.sha256 : undefined);
+    const first = options.chain?.before.get(checkpoint.path) ?? checkpoint.before;
+    if (!original.has(checkpoint.path)) original.set(checkpoint.path, first.exists ? first.sha256 : undefined);
   }
   // Set once the change in hand is marked `undoing`: a write the workspace then refused never landed.
   let marked: boolean;
@@ -220,7 +248,7 @@ export async function undoRun(
     } else if (version !== undefined) {
       // The first change in scope to this path holds what the file was before the run touched it.
       const pathCheckpoints = checkpoints.filter((candidate) => candidate.path === path);
-      const restore = pathCheckpoints[0]?.before ?? checkpoint.before;
+      const restore = options.chain?.before.get(path) ?? pathCheckpoints[0]?.before ?? checkpoint.before;
       const consent = options.anyway?.find((entry) => entry.path === path);
       if (consent && sameContent(consent.current, expectedOf(version)) && sameContent(consent.restore, expectedOf(restore))) {
         await putBack(workspace, path, version, restore, signal);
@@ -242,7 +270,8 @@ export async function undoRun(
   for (const checkpoint of [...checkpoints].reverse()) {
     signal?.throwIfAborted();
     const { path } = checkpoint;
-    if (settled.has(path)) continue;
+    // Named by the later run's Undo that left it alone.
+    if (settled.has(path) || options.chain?.leftAlone.has(path) === true) continue;
     if (blocked.has(path)) {
       report.refused.push({ path, reason: `an earlier change by step ${checkpoint.stepId} was kept, since a later change to it could not be undone` });
       continue;

@@ -115,9 +115,9 @@ describe('attack: Undo of a repaired run (undoRunChain)', () => {
    * back, then the user made it what the change found: it is the user's work" (undoRun). Split over a repair, is it
    * left alone the same way?
    */
-  // Known, left (2026-12-07): the chain's Undo takes each run back in turn; a file set back by hand to what an earlier
-  // run left is that run's content, which its Undo then takes back to the chain's start.
-  it.skip('a file the user set back by hand to what the first run left is left alone as one run\'s Undo leaves it', async () => {
+  // Broke (2026-12-07): the chain's Undo took each run back in turn; a file set back by hand to what an earlier run left
+  // was that run's content, which its Undo then took back to the chain's start.
+  it('a file the user set back by hand to what the first run left is left alone as one run\'s Undo leaves it', async () => {
     const single = createMemoryWorkspace({ 'notes.md': 'v0' });
     const singleCheckpoints = createMemoryCheckpointStore();
     await writeFileTool.run(makeToolContext({ workspace: single, checkpoints: singleCheckpoints, runId: 'one', stepId: 'S1' }), { path: 'notes.md', content: 'v1' }, neverAborted);
