@@ -64,11 +64,11 @@ export async function undoRunChain(
   // Undone as one run is: each file judged against how the chain found it, and one a later run's Undo left alone is left
   // alone by the earlier runs' too. Judged run by run, a file the user set back by hand to what the first run left was
   // "as before" for the repair and the first run's own content for the first run, which took it back (an attack).
+  const inScope = (checkpoint: Checkpoint): boolean => options.steps === undefined || options.steps.has(checkpoint.stepId);
   const before = new Map<string, FileVersion>();
   for (const runId of runIds) {
     for (const checkpoint of await options.checkpoints.list(runId)) {
-      const inScope = options.steps === undefined || options.steps.has(checkpoint.stepId);
-      const counted = inScope && checkpoint.state !== 'abandoned' && checkpoint.state !== 'undone';
+      const counted = inScope(checkpoint) && checkpoint.state !== 'abandoned' && checkpoint.state !== 'undone';
       if (counted && !before.has(checkpoint.path)) before.set(checkpoint.path, checkpoint.before);
     }
   }
@@ -87,7 +87,6 @@ export async function undoRunChain(
   // Records the store does not vouch for (no seal of the user's: a repository may have committed them to look like a run
   // of the user's): Undo would write back the text they hold, which nobody was shown. Named and left alone.
   // Whatever state they say they are in: that is the writer's word too.
-  const inScope = (checkpoint: Checkpoint): boolean => options.steps === undefined || options.steps.has(checkpoint.stepId);
   const unvouched = firstByPath(
     (await Promise.all(runIds.map(async (runId) => (await options.checkpoints.unvouched?.(runId)) ?? []))).flat().filter(inScope),
   ).map(({ stepId, path }) => ({ path, reason: unvouchedReason(stepId) }));
