@@ -1,4 +1,4 @@
-import { replayJournal } from '../engine/replayJournal';
+import { JournalError, replayJournal } from '../engine/replayJournal';
 import { runChain } from '../engine/replanRecord';
 import type { RunEvent, RunState } from '../engine/runEvents';
 import type { LoadedJournal } from '../runStorePorts';
@@ -12,7 +12,8 @@ import { ExecutionFold } from './executionFold';
  * starts when the execution started, and counts every run's model use and changed files. Read alone, its steps had
  * no time and 0 attempts and its tokens were the repair's only (a trial).
  * An earlier journal that is gone or cannot be trusted leaves the repair run read alone; one of `runId` that cannot
- * throws as `replayJournal` does. `undefined` when there is no journal of `runId`.
+ * throws as `replayJournal` does, and so does one that restores a result no run before it completed
+ * (`JournalError`). `undefined` when there is no journal of `runId`.
  */
 export async function loadExecution(runId: string, load: (runId: string) => Promise<LoadedJournal | undefined>): Promise<RunState | undefined> {
   const journal = await load(runId);
@@ -43,6 +44,15 @@ export async function loadExecution(runId: string, load: (runId: string) => Prom
     // The repair plan replaced the plan of the run before (`replan_completed`, which the views had live and no journal
     // keeps): the steps it did not keep as they ended stay shown as replaced.
     if (state !== undefined && start?.type === 'run_started') {
+      const before = state;
+      // A result a repair restores is one a run before it completed: a journal saying otherwise was not written by the engine.
+      const made = events.find((event) => event.type === 'step_completed' && event.restored === true && before.steps[event.stepId]?.status !== 'completed');
+      if (made !== undefined && 'stepId' in made) {
+        throw new JournalError(
+          `The journal of run "${run.runId}" cannot be trusted: it restores a result of step "${made.stepId}", which no run before it completed. ` +
+            'Delete the run to discard it.',
+        );
+      }
       state = fold.after(state, { type: 'replan_completed', plan: start.plan, runId: state.runId, seq: state.lastSeq + 1, time: start.time });
     }
     for (const event of events) state = fold.after(state, event);

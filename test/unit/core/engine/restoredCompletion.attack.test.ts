@@ -98,8 +98,8 @@ describe('attack: a restored completion cannot hide a step\'s real outcome', () 
     assert.ok(state === undefined || state.steps.a?.status === 'failed', `a snapshot hid step a's failure: ${JSON.stringify(state?.steps.a)}`);
   });
 
-  // Known, not fixed (2026-12-07): needs a forged journal; the repair run's own journal says the step was restored.
-  it.skip('read as a chain (loadExecution), a repair run cannot restore a result for a step that failed before it and never completed in the chain', async () => {
+  // Broke (2026-12-07), with a forged journal: the repair run's own journal says the step was restored.
+  it('read as a chain (loadExecution), a repair run cannot restore a result for a step that failed before it and never completed in the chain', async () => {
     const first = makePlan([makeStep('A'), makeStep('B', { onFailure: 'replan' })], { id: 'p' });
     const repair = makePlan([makeStep('A'), makeStep('C')], { id: 'p', version: 2 });
     const record: ReplanRecord = {
