@@ -43,6 +43,15 @@ export interface UndoReport {
   overwritable: UndoOverwrite[];
 }
 
+/** Where and what `undoRun` and `undoRunChain` undo: with `steps`, only those steps' changes; `anyway`: see `undoRun`. */
+interface UndoOptions {
+  workspace: WorkspaceFs;
+  checkpoints: CheckpointStore;
+  signal?: AbortSignal;
+  steps?: ReadonlySet<string>;
+  anyway?: readonly UndoAnyway[];
+}
+
 /**
  * `undoRun` of what the user sees as one run: `runIds` (`runChain`: the runs its repairs replaced, oldest first, then
  * the last) undone newest first, as a repair's changes sit on those of the run it replaced, in one report named by the
@@ -51,12 +60,7 @@ export interface UndoReport {
  */
 export async function undoRunChain(
   runIds: readonly string[],
-  options: {
-    workspace: WorkspaceFs;
-    checkpoints: CheckpointStore;
-    signal?: AbortSignal;
-    steps?: ReadonlySet<string>;
-    anyway?: readonly UndoAnyway[];
+  options: UndoOptions & {
     /** The changes the runs' journals hold, by step and file (in `steps`, when given): one no checkpoint records is said, never passed over. */
     journaled?: readonly { stepId: string; path: string }[];
   },
@@ -176,12 +180,7 @@ export async function filesChangedSince(workspace: WorkspaceFs, checkpoints: rea
  */
 export async function undoRun(
   runId: string,
-  options: {
-    workspace: WorkspaceFs;
-    checkpoints: CheckpointStore;
-    signal?: AbortSignal;
-    steps?: ReadonlySet<string>;
-    anyway?: readonly UndoAnyway[];
+  options: UndoOptions & {
     /**
      * Set by `undoRunChain` for a run of a chain: how the chain's first change in scope found each file (the run's own
      * first change otherwise), and the files a later run's Undo left alone (this run's changes to them are kept).

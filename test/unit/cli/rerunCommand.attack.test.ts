@@ -2,35 +2,11 @@
 // under way there). The rerun read the run without its lock: it kept the results of steps whose changes that undo was
 // taking back, and went on from files that were no longer there.
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
-
-const root = resolve(__dirname, '../../..');
-
-/** A process holding run `runId`'s lock in `runs` (as an undo or a resume of it in another process), once it says so. */
-function holdRun(runs: string, runId: string): Promise<{ child: ChildProcessWithoutNullStreams; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/support/runLockHolder.ts'), runs, runId], { cwd: root });
-  return new Promise((settle, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const held = /^held (\d+)$/m.exec(out);
-      if (held) settle({ child, pid: Number(held[1]) });
-    });
-    child.once('close', (code) => reject(new Error(`the holder ended (${code}) before it held the run: ${out}`)));
-  });
-}
-
-function ended(child: ChildProcessWithoutNullStreams): Promise<void> {
-  return new Promise((settle) => {
-    if (child.exitCode !== null || child.signalCode !== null) return settle();
-    child.once('close', () => settle());
-    child.stdin.end();
-  });
-}
+import { ended, holdRun } from '../../support/heldRun';
 
 const appendStep = (id: string, line: string) => ({
   id,

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { ended, holdRun } from '../../support/heldRun';
 
 const root = resolve(__dirname, '../../..');
 const builtCli = process.env['TASK_PLANNER_TEST_CLI'];
@@ -32,28 +33,6 @@ function appeared(file: string, child: ChildProcessWithoutNullStreams, output: (
     };
     child.once('close', ended);
     if (existsSync(file)) done();
-  });
-}
-
-/** A process holding run `runId`'s lock in `runs` (an undo of it under way in another process), once it says so. */
-function holdRun(runs: string, runId: string): Promise<{ child: ChildProcessWithoutNullStreams; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/support/runLockHolder.ts'), runs, runId], { cwd: root });
-  return new Promise((settle, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const held = /^held (\d+)$/m.exec(out);
-      if (held) settle({ child, pid: Number(held[1]) });
-    });
-    child.once('close', (code) => reject(new Error(`the holder ended (${code}) before it held the run: ${out}`)));
-  });
-}
-
-function ended(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return new Promise((settle) => {
-    if (child.exitCode !== null || child.signalCode !== null) return settle(child.exitCode);
-    child.once('close', (code) => settle(code));
-    child.stdin.end();
   });
 }
 
