@@ -109,6 +109,11 @@ export type ApprovalRequest = RequestIdentity & {
         stdin?: string;
         /** Present when an allow rule nearly allowed the command: why it does not ("the rule "git status" does not cover --output=x, which …"). */
         notAllowedBecause?: string;
+        /**
+         * Present when a rule of the command's exact words would not allow it where it runs (a relative program, `./run.sh`, is
+         * allowed only in the workspace folder itself): such a rule would allow another file, never this one, so none is offered.
+         */
+        noRuleHere?: true;
       }
     | { kind: 'directory'; stepId: string; title: string; path: string }
     /**

@@ -365,7 +365,16 @@ async function askCommandApproval(
   // A command through a shell never becomes a rule: its words are not what runs. Nor one given input or run with the
   // workspace's own helper (`git-lfs`): a rule covers neither, so the command would ask again all the same.
   const offered = rules !== undefined && !request.shell && request.stdin === undefined && request.helper === undefined;
-  const problem = offered ? rules.problem(words) : undefined;
+  // A rule of a relative program (`./run.sh`) holds only in the workspace folder: asked in another folder, it would allow the
+  // root's file, never the one shown (an outside attack), so it is not offered there.
+  const problem = !offered
+    ? undefined
+    : request.noRuleHere
+      ? vscode.l10n.t(
+          'a rule of these words would allow them only in the workspace folder itself, where {0} is another file than the one this command runs',
+          shownLine(request.argv[0] ?? '', 80),
+        )
+      : rules.problem(words);
   const offer = offered && problem === undefined;
   const allow = vscode.l10n.t('Allow this command for this workspace');
   const allowDetail = vscode.l10n.t(

@@ -5,6 +5,7 @@ import { visibleControls } from '../../shared/visibleCharacters';
 import type { ToolRegistry } from '../tools/tool';
 import { inWriteScope } from '../workspace/writeScope';
 import { stepWriteScope } from './stepWriteScope';
+import { fingerprintRequest } from './requestFingerprint';
 
 /** How far an "Approve the rest" choice reaches: the rest of one step, or of the whole run. */
 export type GrantReach = 'step' | 'run';
@@ -29,6 +30,11 @@ export interface ApprovalGrant {
   runId: string;
   reach: GrantReach;
   requestIds: ReadonlySet<string>;
+  /**
+   * The full fingerprint of each waiting change it covers, by its request id: an id holds 12 hex digits of it (48 bits), which
+   * a birthday search collides in about 2^24 tries, so a later proposal of other bytes under the same id is not covered.
+   */
+  fingerprints: ReadonlyMap<string, string>;
   /** Each step it covers later changes of, with the files (patterns) it covers them for. */
   later: ReadonlyMap<string, readonly string[]>;
   /** Steps of the reach whose later changes it does not cover: they declared no files. */
@@ -70,6 +76,7 @@ export function makeGrant(input: {
   const uncovered: string[] = [];
   const unlisted = new Set<string>();
   const items: ListedStep[] = [];
+  const fingerprintOf = new Map(input.waiting.map((item) => [item.requestId, fingerprintRequest({ kind: 'approval', request: item.request })]));
   for (const step of steps) {
     const scope = stepWriteScope(step, plan, input.tools);
     if (scope.kind === 'everything') uncovered.push(step.id);
@@ -87,6 +94,7 @@ export function makeGrant(input: {
     runId: input.runId,
     reach,
     requestIds: new Set(listed.flatMap((item) => item.requestIds)),
+    fingerprints: new Map(listed.flatMap((item) => item.requestIds.map((id) => [id, fingerprintOf.get(id) ?? ''] as const))),
     later: new Map(listed.filter((item) => item.patterns.length > 0).map((item) => [item.stepId, item.patterns])),
     uncovered,
     unlisted: [...unlisted],
@@ -147,7 +155,10 @@ function shownWhole(path: string): boolean {
  */
 export function grantCovers(grant: ApprovalGrant, runId: string | undefined, requestId: string | undefined, request: ApprovalRequest): boolean {
   if (runId !== grant.runId || request.kind !== 'file' || request.outsideScope || request.interrupted) return false;
-  if (requestId !== undefined && grant.requestIds.has(requestId)) return true;
+  // By its id and its whole fingerprint: the same bytes over the same file as when it was listed.
+  if (requestId !== undefined && grant.requestIds.has(requestId) && grant.fingerprints.get(requestId) === fingerprintRequest({ kind: 'approval', request })) {
+    return true;
+  }
   const patterns = grant.later.get(request.stepId);
   if (patterns === undefined) return false;
   // Through a link the change lands elsewhere than it says: only what was listed by that name is covered.

@@ -71,8 +71,21 @@ function splitLines(text: string): Lines {
   return { texts: parts.filter((_, index) => index % 2 === 0), ends: parts.filter((_, index) => index % 2 === 1) };
 }
 
-/** `content` with each line's end taken from the same unchanged line of `current`, and the file's most used end elsewhere. */
-function keepEachLineEnd(current: string, content: string): string {
+/**
+ * `content`, an edit of `current` (a file of mixed line ends, or with a lone CR beside CRLF or LF ends), with the end of every
+ * line it leaves as it was taken from `current`; a line it adds or changes keeps its own end. The editor shows such a file in
+ * one line end, so a line shown unchanged must not change its end (an outside attack: `cd build\n` rewritten as
+ * `cd build\r\n` in a mostly-LF script showed no change). Neither side's byte order mark is looked at.
+ */
+export function keepUnchangedLineEnds(current: string, content: string): string {
+  return keepEachLineEnd(current, content, 'own');
+}
+
+/**
+ * `content` with each line's end taken from the same unchanged line of `current`, and elsewhere the file's most used end
+ * (`others: 'usual'`) or the line's own end in `content` (`'own'`).
+ */
+function keepEachLineEnd(current: string, content: string, others: 'usual' | 'own' = 'usual'): string {
   const old = splitLines(current);
   const next = splitLines(content);
   const crCount = old.ends.filter((end) => end !== '\n').length;
@@ -103,5 +116,6 @@ function keepEachLineEnd(current: string, content: string): string {
     if (!part.added) oldIndex += part.count;
     if (!part.removed) newIndex += part.count;
   }
-  return next.texts.map((text, index) => (index === next.texts.length - 1 ? text : text + (kept.get(index) ?? usual))).join('');
+  const otherEnd = (index: number): string => (others === 'own' ? (next.ends[index] ?? usual) : usual);
+  return next.texts.map((text, index) => (index === next.texts.length - 1 ? text : text + (kept.get(index) ?? otherEnd(index)))).join('');
 }

@@ -3,7 +3,7 @@ import { WorkspaceError } from '../workspace/workspaceError';
 import { changeFile } from './fileChange';
 import type { FileChangeResult } from './fileChange';
 import type { Tool } from './tool';
-import { keepByteOrderMark, lineEnds, uniformLineEnd } from '../text/keepLineEnds';
+import { keepByteOrderMark, keepUnchangedLineEnds, lineEnds, uniformLineEnd } from '../text/keepLineEnds';
 
 const inputSchema = z.strictObject({
   path: z.string().describe('Workspace-relative path of an existing file.'),
@@ -27,7 +27,7 @@ export type EditBlock = { search: string; replace: string };
  * original and no two may overlap. Throws an `Error` naming every faulty block (1-based)
  * otherwise. When the file uses CRLF and a block uses LF, the block is matched with CRLF; in a file whose every line ends
  * in CRLF, a replacement's line breaks are written as CRLF, and in one whose every line ends in LF, as LF. The file keeps
- * its byte order mark, or its lack of one.
+ * its byte order mark, or its lack of one. In a file of mixed line ends, a line the edit leaves as it was keeps its own end.
  */
 export function applyEditBlocks(path: string, text: string, blocks: readonly EditBlock[]): string {
   const problems: string[] = [];
@@ -87,7 +87,12 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
   const edited = result + text.slice(cursor);
   // A CR at the edge of a search or a replacement (`beta\r` → `BETA` in a CRLF file, `beta` → `BETA\r` in an LF one) changed a
   // line end the diff editor does not show (an outside attack): a file whose lines all end alike keeps that end on every line.
-  const ends = end === undefined ? edited : edited.replace(/\r?\n/g, end);
+  // A file of mixed line ends (or with a lone CR beside CRLF or LF ends) is shown in one line end too: every line the edit
+  // leaves as it was keeps its own end; a new or changed line keeps the replacement's (an outside attack: `cd build\n`
+  // rewritten as `cd build\r\n` in a mostly-LF script showed no change, and bash's `cd` then failed).
+  const strayCr = (kind === 'crlf' || kind === 'lf') && /\r(?!\n)/.test(text);
+  const uniform = end === undefined ? edited : edited.replace(/\r?\n/g, end);
+  const ends = kind === 'mixed' || strayCr ? keepUnchangedLineEnds(text, uniform) : uniform;
   // The file keeps its byte order mark, or its lack of one: the diff editor drops a leading mark from both sides, so an
   // edit adding or removing it showed "no change" (an outside attack; the whole-file write keeps it too, keepLineEnds).
   return keepByteOrderMark(text, ends);

@@ -144,6 +144,9 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           ...(helper.project ? { helper: helper.project } : {}),
           ...(stdin === undefined ? {} : { stdin }),
           ...(leftToAsk === undefined ? {} : { notAllowedBecause: leftToAsk }),
+          // Made a rule, these words would allow them in the workspace folder alone, so another file than the one shown
+          // (`./run.sh` asked in `tools`: the root's run.sh).
+          ...(ruleOnlyInRoot(program ? [program.shown, ...input.argv.slice(1)] : input.argv, ruled) ? { noRuleHere: true as const } : {}),
         },
         `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
         signal,
@@ -241,4 +244,9 @@ async function programHelper(
   const name = shownCommandWord(lookup.name);
   const where = `${projectProgramOrigin(found)} (${shownCommandWord(found.shown)})`;
   return { project, notCovered: `the rule "${rule}" is for the ${name} on PATH; this ${name} comes from ${where}` };
+}
+
+/** Whether a rule of exactly `words` would allow `ruled` in the workspace folder but not in its own folder. */
+function ruleOnlyInRoot(words: readonly string[], ruled: { argv: readonly string[]; cwd: string; shell: boolean; program?: string }): boolean {
+  return matchingAllowRule([words], ruled) === undefined && matchingAllowRule([words], { ...ruled, cwd: '' }) !== undefined;
 }
