@@ -149,7 +149,7 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     await stop();
     if (signal?.aborted) throw error;
     const seconds = Math.round(options.startTimeoutMs / 1000);
-    const why = isTimeout(error) ? `it did not start and list its tools within ${seconds} s (timed out)` : startError(errorMessage(error));
+    const why = isTimeout(error) ? `it did not start and list its tools within ${seconds} s (timed out)` : inWords(errorMessage(error));
     throw failure(`could not be started: ${reason !== undefined && reason !== 'stopped' ? `it ${reason}` : why}`);
   }
   return {
@@ -182,14 +182,17 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
           throw failure(`stopped while tool "${tool}" was running${closedReason !== undefined && closedReason !== 'stopped' ? ` (it ${closedReason})` : ''}`);
         }
         if (isTimeout(error)) throw failure(`did not answer tool "${tool}" within ${Math.round(options.callTimeoutMs / 1000)} s`);
-        throw failure(`failed on tool "${tool}": ${capText(errorMessage(error), 2000)}`);
+        throw failure(`failed on tool "${tool}": ${inWords(errorMessage(error))}`);
       }
     },
   };
 }
 
-/** Why a server could not be started, in the user's words where the SDK's own are about its API. */
-function startError(message: string): string {
+/**
+ * Why a server could not be started or called, in the user's words where the SDK's own are about its API (a redirect it
+ * did not follow: "Streamable HTTP error: … (redirectPolicy: 'same-origin')"), at a start as at any later call.
+ */
+function inWords(message: string): string {
   const redirect = /Redirect to (\S+) not followed/.exec(message);
   if (redirect) {
     return `it sent the request on to ${capText(redirect[1]!, 300)}, another address than the one set up, and Task Planner does not follow it there with the server's headers. If that is where the server is now, set its "url" to it`;
@@ -206,7 +209,10 @@ async function makeTransport(
   if (config.type === 'http') {
     return {
       // Its headers may carry the user's key: a redirect to another origin is not followed (the SDK's default, kept
-      // explicit so an update of the SDK cannot change it). The SDK reads an answer whole, however large: each is cut at
+      // explicit so an update of the SDK cannot change it; `fetch` itself would drop Authorization there but send
+      // X-API-Key on). One within the origin is: the user gave the headers for that origin, and servers move between its
+      // paths (`/mcp` → `/mcp/`), where refusing every redirect would break them for nothing. The start and each call
+      // then fail saying where the server sent the request (`inWords`). The SDK reads an answer whole, however large: each is cut at
       // 10 MB (an event stream's at 10 MB an event), as the SDK cuts a stdio server's messages.
       transport: new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...config.headers } },

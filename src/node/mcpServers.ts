@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { McpConfig, McpInput, McpServerConfig } from '../core/mcp/mcpConfig';
 import { inputsUsedBy, mcpInputKey, mcpInputValueKey, mcpServerLaunchKey, resolveMcpVariables } from '../core/mcp/mcpConfig';
-import { mcpTools, type McpSession, type McpToolInfo } from '../core/mcp/mcpTools';
+import { maxMcpDefinitionChars, maxMcpTools, mcpToolServer, mcpTools, type McpSession, type McpToolInfo } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
@@ -111,20 +111,19 @@ export class McpServers {
 
   /** The tools of the running servers (and of those that stopped since: their calls fail naming the server). */
   tools(): Tool[] {
-    this.cachedTools ??= mcpTools(this.sessions(), this.options.reserved);
+    this.cachedTools ??= mcpTools(this.sessions(), this.options.reserved, (server, count) =>
+      this.options.log?.(
+        server,
+        `[${count} of the tools of server ${server} are not offered: the MCP tools of all servers may take at most ${maxMcpTools} tools and ${maxMcpDefinitionChars} characters of descriptions and schemas, which go with every request to the model. Remove from the configuration the servers you do not need here]\n`,
+      ),
+    );
     return this.cachedTools;
   }
 
   /** Which server a registry tool belongs to, by the tool's registry name. */
   serverOf(toolName: string): string | undefined {
-    const index = this.tools().findIndex((tool) => tool.name === toolName);
-    if (index < 0) return undefined;
-    let seen = 0;
-    for (const session of this.sessions()) {
-      seen += session.tools.length;
-      if (index < seen) return session.name;
-    }
-    return undefined;
+    const tool = this.tools().find((item) => item.name === toolName);
+    return tool === undefined ? undefined : mcpToolServer(tool);
   }
 
   /** The last stderr of a server, controls escaped ("" for none). */

@@ -54,6 +54,24 @@ export const maxMcpDescriptionChars = 2000;
 /** Most characters of a tool's input JSON Schema shown to models; a larger one is replaced by `{ "type": "object" }`. */
 export const maxMcpSchemaChars = 50_000;
 
+/** Most MCP tools offered in all, over every server (each server gives at most 500); the rest are left out. */
+export const maxMcpTools = 1000;
+/**
+ * Most characters the definitions of all MCP tools offered take (each tool's description as bounded, and its input schema
+ * as shown): they go with every request to a model that may call them, so tools past it are left out.
+ */
+export const maxMcpDefinitionChars = 1_000_000;
+
+/** A tool name as the MCP specification allows it (ASCII letters, digits, "_", "-", "." and "/", at most 128). */
+const plainToolName = /^[A-Za-z0-9_./-]{1,128}$/;
+
+const servers = new WeakMap<Tool, string>();
+
+/** The name of the MCP server a tool made by `mcpTools` belongs to; `undefined` for any other tool. */
+export function mcpToolServer(tool: Tool): string | undefined {
+  return servers.get(tool);
+}
+
 /**
  * The registry tools of started MCP servers: named by `mcpToolNames` (none of `reserved`,
  * the built-in names), effect `external`, the server's input schema validating arguments
@@ -61,14 +79,50 @@ export const maxMcpSchemaChars = 50_000;
  * `tool`, source `MCP server "<name>"`, offering to remember the answer when the session has
  * `remembered`) unless the server's `allowedTools` or a remembered answer allows it; an
  * `isError` result fails the step with the server's text; the output is `McpStepOutput`.
+ * At most `maxMcpTools` tools whose definitions take at most `maxMcpDefinitionChars`, taken in the order of `sessions`
+ * (the user's servers first): a tool past either is left out, and `leftOut` is told how many of each server's were.
  */
-export function mcpTools(sessions: readonly McpSession[], reserved: ReadonlySet<string>): Tool[] {
-  const entries = sessions.flatMap((session) => session.tools.map((info) => ({ session, info })));
+export function mcpTools(
+  sessions: readonly McpSession[],
+  reserved: ReadonlySet<string>,
+  leftOut?: (server: string, count: number) => void,
+): Tool[] {
+  const entries: { session: McpSession; info: McpToolInfo }[] = [];
+  const dropped = new Map<McpSession, number>();
+  let chars = 0;
+  for (const session of sessions) {
+    for (const info of session.tools) {
+      const size = entries.length < maxMcpTools ? definitionChars(info) : Infinity;
+      if (chars + size > maxMcpDefinitionChars) dropped.set(session, (dropped.get(session) ?? 0) + 1);
+      else {
+        chars += size;
+        entries.push({ session, info });
+      }
+    }
+  }
+  for (const [session, count] of dropped) leftOut?.(session.name, count);
   const names = mcpToolNames(
     entries.map(({ session, info }) => ({ server: session.name, tool: info.name })),
     reserved,
   );
-  return entries.map(({ session, info }, index) => mcpTool(session, info, names[index] as string));
+  return entries.map(({ session, info }, index) => {
+    const tool = mcpTool(session, info, names[index] as string);
+    servers.set(tool, session.name);
+    return tool;
+  });
+}
+
+/** About how many characters `info`'s definition takes as models get it: its description as bounded, and its schema as shown. */
+function definitionChars(info: McpToolInfo): number {
+  const description = typeof info.description === 'string' ? Math.min(info.description.length, maxMcpDescriptionChars) : 0;
+  let schema: number;
+  try {
+    schema = JSON.stringify(info.inputSchema)?.length ?? 0;
+  } catch {
+    schema = 0;
+  }
+  // A schema too large to show is replaced by a small one (`shownSchema`).
+  return 200 + description + (schema > maxMcpSchemaChars ? 20 : schema);
 }
 
 function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Record<string, unknown>, McpStepOutput> {
@@ -76,11 +130,14 @@ function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Rec
   const { inputSchema, parameters } = jsonSchemaInput(schema ?? { type: 'object' });
   const source = `MCP server "${session.name}"`;
   const allowed = session.allowedTools.includes('*') || session.allowedTools.includes(info.name);
-  const about = typeof info.description === 'string' && info.description.trim() !== '' ? info.description : `The tool "${info.name}".`;
+  // What the user is asked about and told: a name the MCP specification allows as it is, any other as its registry name
+  // ("mcp__<server>__…"), so a tool named 'read_graph (MCP server "memory")' cannot read as another server's.
+  const shown = plainToolName.test(info.name) ? info.name : name;
+  const about = typeof info.description === 'string' && info.description.trim() !== '' ? info.description : `The tool "${shown}".`;
   return {
     name,
     description: capText(
-      `${about}\n(Tool "${info.name}" of ${source}.${schema === undefined ? ' Its input schema is too large to show: the server checks the arguments.' : ''})`,
+      `${about}\n(Tool "${shown}" of ${source}.${schema === undefined ? ' Its input schema is too large to show: the server checks the arguments.' : ''})`,
       maxMcpDescriptionChars,
     ),
     inputSchema,
@@ -92,12 +149,12 @@ function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Rec
       if (!allowed && remembered?.allows(info.name) !== true) {
         await requireToolCallApproval(
           ctx,
-          { tool: info.name, source, input, ...(remembered ? { rememberAs: remembered.keyOf(info.name) } : {}) },
-          `the call of tool "${info.name}" of ${source}`,
+          { tool: shown, source, input, ...(remembered ? { rememberAs: remembered.keyOf(info.name) } : {}) },
+          `the call of tool "${shown}" of ${source}`,
           signal,
         );
       }
-      const calling = `calling ${info.name} on ${source}`;
+      const calling = `calling ${shown} on ${source}`;
       ctx.progress?.(calling);
       // A percentage only of a total the server gives; the server's own words are not shown (they may change with every notification).
       const onProgress = (update: McpProgress): void => {
@@ -107,7 +164,7 @@ function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Rec
       const result = await session.callTool(info.name, input, signal, onProgress);
       const output = mcpStepOutput(result);
       if (result.isError === true) {
-        throw new StepFailure(capText(`Tool "${info.name}" of ${source} reported an error: ${output.text || 'no details given'}`, textCaps.message), false);
+        throw new StepFailure(capText(`Tool "${shown}" of ${source} reported an error: ${output.text || 'no details given'}`, textCaps.message), false);
       }
       return output;
     },
