@@ -121,6 +121,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       replacePlan(draft, event.plan);
       return;
     case 'replan_failed':
+      // Failed for good now: it ends here, not where the repair plan began to be asked for.
+      draft.status = 'failed';
+      draft.endedAt = event.time;
       draft.reason = draft.reason === undefined ? event.reason : `${draft.reason} ${event.reason}`;
       draft.repairGivenUp = true;
       return;
@@ -226,7 +229,13 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       if (!terminalStepStatuses.has(draft.steps[event.stepId]?.status ?? 'pending')) update(event.stepId, { progress: event.message, percent: event.percent });
       return;
     case 'step_output':
+      return;
     case 'replan_started':
+      // A repair plan is being asked for: the run goes on (the views showed "failed", and offered Resume, for minutes of a
+      // slow model: a trial). No journal keeps this line: read again, the run is failed, awaiting its repair.
+      if (draft.status !== 'failed') return;
+      draft.status = 'running';
+      delete draft.endedAt;
       return;
     case 'context_compacted':
       draft.contextSummary = event.summary;

@@ -54,6 +54,11 @@ export interface ReplanRecord {
    * repair run counts it against its budget. Absent in journals written before it was recorded.
    */
   usage?: BudgetUsage;
+  /**
+   * When the run that failed was resumed to get this repair plan, after a stop (a crash, a reload, a cancel) cut it off
+   * before the repair began: the views leave the stretch from that run's end to here out of its time.
+   */
+  resumedAt?: number;
 }
 
 /**

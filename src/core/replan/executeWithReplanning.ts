@@ -17,6 +17,7 @@ import { errorMessage } from '../../shared/errorMessage';
 import { keptChangesOf } from '../engine/keptChanges';
 import type { JournalEntry } from '../runStorePorts';
 import { repairCutOff } from '../engine/awaitsRepair';
+import { isRunInterruption } from '../engine/runInterruption';
 
 /** Hooks of `executeWithReplanning`; its limits are the run policy's (`maxTotalReplans`, `maxReplanAttempts`, `replanCooldownMs`). */
 export interface ReplanOptions {
@@ -139,6 +140,8 @@ async function replanLoop(
       return collect;
     };
     let lastSeq: number | undefined;
+    /** When a run whose repair a stop cut off was resumed to get it (its views count the stop as a pause). */
+    let resumedAt: number | undefined;
     handle.events.subscribe((event) => {
       lastSeq = event.seq;
       collector()(event);
@@ -158,6 +161,7 @@ async function replanLoop(
       }
       collector();
       lastSeq = ended.lastSeq;
+      resumedAt = clock.now();
     }
     current = handle.state().plan ?? current;
     // Stryker disable next-line ConditionalExpression: a run that emitted events has its plan (run_started or the journal's).
@@ -172,6 +176,14 @@ async function replanLoop(
     const journalEnd = lastSeq;
     const emit = (body: RunEventBody): void => {
       options.onEvent?.(stampEvent(body, result.runId, ++seq, clock.now()));
+    };
+    if (resumedAt !== undefined) emit({ type: 'run_resumed', supplied: {} });
+    // Stopped while the repair plan was asked for: the run is cancelled (or interrupted, by a window closing), not failed,
+    // and nothing is journaled, so resuming it asks again (`awaitsRepair`).
+    const stopped = (why: string): RunResult => {
+      const interrupted = isRunInterruption(signal.reason);
+      emit({ type: 'run_cancelled', reason: why, ...(interrupted ? { interrupted: true as const } : {}) });
+      return finish({ ...result, status: interrupted ? 'interrupted' : 'cancelled' }, why);
     };
     // The views say why no repair came, not only that one was asked for; and so does the run read again (a reload lost
     // it: an attack), from the line journaled after its end.
@@ -203,7 +215,7 @@ async function replanLoop(
       try {
         await clock.sleep(cooldownMs, signal);
       } catch {
-        return finish(result, 'The run was cancelled before a repair plan was asked for; resume it to ask for the repair plan.');
+        return stopped('The run was stopped before a repair plan was asked for; resume it to ask for the repair plan.');
       }
     }
     const failing = current;
@@ -239,7 +251,7 @@ async function replanLoop(
       });
     } catch (error) {
       // Cancelled (Ctrl+C, a reload) while the model was asked: nothing is journaled, so resuming the run asks again.
-      if (signal.aborted) return finish(result, 'The run was cancelled while its repair plan was being made; resume it to ask for the repair plan again.');
+      if (signal.aborted) return stopped('The run was stopped while its repair plan was being made; resume it to ask for the repair plan again.');
       return giveUp(`No repair plan could be made, so the run stops here: ${errorMessage(error)}`);
     }
     history.push({
@@ -253,6 +265,7 @@ async function replanLoop(
       newStepIds: repair.newStepIds,
       repaired: repair.repaired,
       planVersion: repair.plan.version,
+      ...(resumedAt === undefined ? {} : { resumedAt }),
       trials: [...trials],
       usage: tracker.usage(),
     });

@@ -53,6 +53,11 @@ export async function loadExecution(runId: string, load: (runId: string) => Prom
             'Delete the run to discard it.',
         );
       }
+      // Resumed after a stop cut its repair off (`ReplanRecord.resumedAt`): the stop is a pause, as the views had it live.
+      const resumedAt = start.replanHistory?.at(-1)?.resumedAt;
+      if (typeof resumedAt === 'number') {
+        state = fold.after(state, { type: 'run_resumed', supplied: {}, runId: state.runId, seq: state.lastSeq + 1, time: resumedAt });
+      }
       state = fold.after(state, { type: 'replan_completed', plan: start.plan, runId: state.runId, seq: state.lastSeq + 1, time: start.time });
     }
     for (const event of events) state = fold.after(state, event);

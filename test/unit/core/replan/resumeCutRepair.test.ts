@@ -9,6 +9,10 @@ import type { JournalEntry, RunStore } from '../../../../src/core/runStorePorts'
 import { ManualClock } from '../../../fakes/manualClock';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import { ExecutionFold } from '../../../../src/core/replan/executionFold';
+import { loadExecution } from '../../../../src/core/replan/loadExecution';
+import { runInterruption } from '../../../../src/core/engine/runInterruption';
+import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
 
 const plan = makePlan([makeStep('S0'), makeStep('bad1', { dependsOn: ['S0'], onFailure: 'replan' })]);
 const repair = JSON.stringify({
@@ -124,12 +128,84 @@ describe('resumeWithReplanning: a repair cut off before it began', () => {
       ]),
       stepRunner: runner([]),
     });
-    assert.equal(cancelled.status, 'failed');
-    assert.match(cancelled.metadata.reason ?? '', /cancelled while its repair plan was being made; resume it/);
+    assert.equal(cancelled.status, 'cancelled', 'stopped by the user, it is not failed for good');
+    assert.match(cancelled.metadata.reason ?? '', /stopped while its repair plan was being made; resume it/);
     assert.notEqual((await store.load('X'))?.entries.at(-1)?.type, 'replan_failed');
     const calls: string[] = [];
     const resumed = await resumeWithReplanning('X', { ...options, replanner: scriptedLlm([() => repair]), stepRunner: runner(calls) });
     assert.equal(resumed.status, 'completed');
     assert.deepEqual(calls, ['fix']);
+  });
+
+  // A trial (2026-12-07): while the model was asked for the repair plan, every view said "failed" and offered Resume.
+  it('the views see the run going on while the repair plan is asked for, and failed for good only when none comes', async () => {
+    const fold = new ExecutionFold();
+    let state: RunState | undefined;
+    const seen: string[] = [];
+    await executeWithReplanning(plan, 'test objective', {
+      clock: new ManualClock(0, { autoAdvance: true }),
+      idSource: () => 'X',
+      maxConcurrency: 1,
+      replanner: scriptedLlm([
+        () => {
+          seen.push(`asked while ${state?.status}`);
+          throw new Error('the model is down');
+        },
+      ]),
+      stepRunner: runner([]),
+      onEvent: (event: RunEvent) => {
+        state = fold.after(state, event);
+        if (event.type.startsWith('r')) seen.push(`${event.type}: ${state.status}`);
+      },
+    });
+    assert.deepEqual(seen, ['run_started: running', 'run_failed: failed', 'replan_started: running', 'asked while running', 'replan_failed: failed']);
+    assert.equal(state?.endedAt !== undefined, true);
+  });
+
+  it('stopped while the replanner is asked: the views see the run cancelled, or interrupted when the window went away', async () => {
+    for (const [reason, status] of [[new Error('Cancelled by the user.'), 'cancelled'], [runInterruption('The window was reloaded.'), 'interrupted']] as const) {
+      const controller = new AbortController();
+      const fold = new ExecutionFold();
+      let state: RunState | undefined;
+      const result = await executeWithReplanning(plan, 'test objective', {
+        clock: new ManualClock(0, { autoAdvance: true }),
+        store: createMemoryRunStore(),
+        idSource: () => 'X',
+        maxConcurrency: 1,
+        signal: controller.signal,
+        replanner: scriptedLlm([
+          () => {
+            controller.abort(reason);
+            throw new Error('This operation was aborted');
+          },
+        ]),
+        stepRunner: runner([]),
+        onEvent: (event: RunEvent) => (state = fold.after(state, event)),
+      });
+      assert.equal(result.status, status);
+      assert.equal(state?.status, status);
+      assert.equal(state?.steps['S0']?.status, 'completed');
+    }
+  });
+
+  it('resumed after the stop, the stop is a pause of the run, live and read again from the journals', async () => {
+    const store = await failedRunOnly();
+    const failedAt = (await store.load('X'))!.entries.at(-1)!.time;
+    const fold = new ExecutionFold();
+    let live: RunState | undefined = await loadExecution('X', (id) => store.load(id));
+    const resumedAt = failedAt + 3_600_000;
+    await resumeWithReplanning('X', {
+      clock: new ManualClock(resumedAt, { autoAdvance: true }),
+      store,
+      maxConcurrency: 1,
+      replanner: scriptedLlm([() => repair]),
+      stepRunner: runner([]),
+      onEvent: (event: RunEvent) => (live = fold.after(live, event)),
+    });
+    assert.equal(live?.status, 'completed');
+    assert.deepEqual(live?.pauses, [{ from: failedAt, to: resumedAt }]);
+    const read = await loadExecution('X-replan-1', (id) => store.load(id));
+    assert.equal(read?.status, 'completed');
+    assert.deepEqual(read?.pauses, [{ from: failedAt, to: resumedAt }]);
   });
 });

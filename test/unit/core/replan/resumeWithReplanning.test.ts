@@ -101,8 +101,8 @@ describe('resumeWithReplanning', () => {
       },
     });
     const cancelled = await running;
-    assert.equal(cancelled.status, 'failed');
-    assert.match(cancelled.metadata.reason ?? '', /The run was cancelled before a repair plan was asked for; resume it to ask for the repair plan\.$/);
+    assert.equal(cancelled.status, 'cancelled');
+    assert.match(cancelled.metadata.reason ?? '', /The run was stopped before a repair plan was asked for; resume it to ask for the repair plan\.$/);
     assert.equal(idle.requests.length, 0);
   });
 });
