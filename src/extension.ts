@@ -319,7 +319,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     .then(() => modelStatus.welcomeOnce())
     .catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
   void runs.takeInterruptedRuns().then(async (interrupted) => {
-    interrupted.forEach((run) => void notifyRunInterrupted(run));
+    for (const run of interrupted) {
+      const stored = await runs.stateOf(run.runId).catch(() => undefined);
+      void notifyRunInterrupted(run, stored !== undefined && (await runs.awaitsItsRepair(stored)));
+    }
     // The run the reload cut off is shown where it was followed, the Plan view and the plan panel, not empty views.
     const shown = interrupted[0] && (await runs.showInterrupted(interrupted[0].runId));
     if (shown && !(panelsMade && panels().panels.panel())) panels().showRun(shown, false);

@@ -447,7 +447,12 @@ function redirectDetail(status: number, headers: Headers | undefined): string {
     target = location.startsWith('/') ? location.split(/[?#]/)[0] : undefined;
   }
   const where = target === undefined || target === '' ? 'another address' : target;
-  return `the server answered with a redirect (HTTP ${status}) to ${where}, which is not followed: your key and your prompts go only to the base URL you set. If that address is your model's, set it as the base URL.`;
+  // The base URL to set is the address without the endpoint the client asked for (set whole, the next request went to
+  // …/chat/completions/chat/completions: a trial).
+  const base = target?.replace(/\/(chat\/completions|models)\/?$/, '');
+  const named = base === undefined || base === '' ? undefined : base;
+  const advice = named === undefined ? 'If that address is your model\'s, set it as the base URL.' : `If that is your model's, set ${named} as the base URL.`;
+  return `the server answered with a redirect (HTTP ${status}) to ${where}, which is not followed: your key and your prompts go only to the base URL you set. ${advice}`;
 }
 
 /** The `ReplyBodyTooLargeError` that `error` is or was caused by (the SDK and fetch may wrap a body's failure). */

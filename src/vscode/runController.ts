@@ -316,6 +316,11 @@ export class RunController implements vscode.Disposable {
     return repairCutOff(state, (id) => store.load(id));
   }
 
+  /** Whether the stored run `state` awaits a repair that never began (`repairCutOff`), in the folder whose journal holds it. */
+  async awaitsItsRepair(state: RunState): Promise<boolean> {
+    return this.repairCutOff(await this.lanes.ofRun(state.runId), state);
+  }
+
   /**
    * Shows the run `runId`, cut off by the last reload, as it stood (`interruptedRunState`:
    * interrupted, nothing waiting for an answer until it is resumed); its folder becomes the

@@ -75,16 +75,20 @@ export function repairCutOffReason(steps: Iterable<{ id: string; replanRequested
  * After a window reload (or crash) cut a run off: says so and offers Resume (finished
  * steps are not run again, a step under way starts over) and the Runs view, where the run shows as interrupted.
  */
-export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
+export async function notifyRunInterrupted(run: InterruptedRun, repairCutOff = false): Promise<void> {
   const [resume, showRuns] = [vscode.l10n.t('Resume'), vscode.l10n.t('Show runs')];
-  const choice = await showWarning(
-    vscode.l10n.t(
+  const objective = visibleDirection(oneLine(run.objective, 120));
+  // Cut off while its repair plan was asked for, no step was under way: what Resume does again is ask (a trial).
+  const message = repairCutOff
+    ? vscode.l10n.t(
+      'Task Planner: the run "{0}" was interrupted when the window closed or reloaded, while a repair plan was being made. Resume it? The repair plan is asked for again; finished steps are not run again.',
+      objective,
+    )
+    : vscode.l10n.t(
       'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again; a step that was under way starts over.',
-      visibleDirection(oneLine(run.objective, 120)),
-    ),
-    resume,
-    showRuns,
-  );
+      objective,
+    );
+  const choice = await showWarning(message, resume, showRuns);
   if (choice === resume) await vscode.commands.executeCommand('taskPlanner.resumeRun', run.runId);
   if (choice === showRuns) await vscode.commands.executeCommand('taskPlanner.runs.focus');
 }

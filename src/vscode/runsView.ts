@@ -273,7 +273,14 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       if (!runId) return undefined;
       const state = await deps.runs.stateOf(runId).catch(() => undefined);
       // Asked again from an older notice, its run resumed and ended since: said, where it did nothing silently (an editor trial).
-      // One whose repair a stop cut off is not over: resuming it asks for the repair.
+      // One whose repair a stop cut off is not over: resuming it asks for the repair. One whose repair began went on there
+      // (an old "interrupted" notice's Resume, after the repair ran, said the run failed: a trial).
+      if (state !== undefined && awaitsRepair(state) && !(await deps.runs.awaitsItsRepair(state))) {
+        const name = await runName(deps, runId);
+        return void showInformation(
+          vscode.l10n.t('Task Planner: run "{0}" went on in its repair run, which the Runs view lists: there is nothing to resume here.', name),
+        );
+      }
       if (state !== undefined && finalRunStatuses.has(state.status) && !awaitsRepair(state)) {
         return void showInformation(
           vscode.l10n.t(

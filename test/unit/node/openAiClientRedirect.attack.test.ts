@@ -109,6 +109,8 @@ describe('attack: a model server answering with a redirect', function () {
       const error = await failure(llm.chat({ messages: user, signal: new AbortController().signal }));
       assert.equal(moved.received.length, 1, 'a redirect was retried');
       assert.match(error.message, /https:\/\/api\.example\.com\/v2\/chat\/completions/);
+      // The base URL to set, not the endpoint's whole address (set whole, the next request went to …/chat/completions/chat/completions).
+      assert.match(error.message, /set https:\/\/api\.example\.com\/v2 as the base URL\./);
       assert.ok(!error.message.includes('hunter2hunter2'), 'the query of the address it names may hold a key');
     } finally {
       await moved.close();
