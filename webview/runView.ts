@@ -35,7 +35,8 @@ const runDots: Record<RunStatusView, string> = {
 
 /** The run's cost so far; "cost unknown" when no call had a price (a local model), never a "$0" that reads as free. */
 function costText(usage: NonNullable<RunView['usage']>): string {
-  if (usage.unpricedRequests > 0 && usage.unpricedRequests >= usage.requests && usage.costUsd === 0) return 'cost unknown';
+  // Nothing priced cost anything: a "$0" beside calls without a price read as free (a trial).
+  if (usage.unpricedRequests > 0 && usage.costUsd === 0) return 'cost unknown';
   const saved = usage.savedUsd > 0 ? ` (saved ${shownUsd(usage.savedUsd)})` : '';
   return `${shownUsd(usage.costUsd)}${saved}${usage.unpricedRequests > 0 ? ' (some calls without a known price)' : ''}`;
 }

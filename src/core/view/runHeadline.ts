@@ -57,15 +57,15 @@ function leftOutText(titles: readonly string[]): string {
 /**
  * "$0.012" (`shownUsd`), with what prompt caching saved and how many calls had no known price when
  * there are any: "$0.012 (saved $0.004 by cached input; 3 calls without a known price)";
- * when no call had a price (a local model), "cost unknown (no price is known for the model)",
- * never a "$0" that reads as free.
+ * when no call had a price (a local model), "cost unknown (no price is known for the model)", and when
+ * the calls with one cost nothing, "cost unknown (1 call without a known price)": never a "$0" that reads as free.
  */
 export function describeCost(usage: BudgetUsage): string {
+  const unpriced = `${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} without a known price`;
   if (usage.unpricedRequests > 0 && usage.unpricedRequests >= usage.requests && usage.costUsd === 0) return 'cost unknown (no price is known for the model)';
-  const notes = [
-    ...(usage.savedUsd > 0 ? [`saved ${shownUsd(usage.savedUsd)} by cached input`] : []),
-    ...(usage.unpricedRequests > 0 ? [`${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} without a known price`] : []),
-  ];
+  // Nothing priced cost anything: a "$0" beside calls without a price read as free (a trial).
+  if (usage.unpricedRequests > 0 && usage.costUsd === 0) return `cost unknown (${unpriced})`;
+  const notes = [...(usage.savedUsd > 0 ? [`saved ${shownUsd(usage.savedUsd)} by cached input`] : []), ...(usage.unpricedRequests > 0 ? [unpriced] : [])];
   return `${shownUsd(usage.costUsd)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }
 

@@ -144,7 +144,8 @@ describe('runSummary: how a run ended, once for every view', () => {
     const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 3 };
     const summary = runSummary(state, { usage, replanCount: 2 });
     assert.equal(summary.headline, 'completed in 2.0 s: 1 of 1 step completed; 2 repair plans; 15 tokens, cost unknown (no price is known for the model).');
-    assert.equal(describeCost({ ...usage, unpricedRequests: 1 }), '$0 (1 call without a known price)');
+    // Never "$0" beside a call without a price: it read as free (a trial).
+    assert.equal(describeCost({ ...usage, unpricedRequests: 1 }), 'cost unknown (1 call without a known price)');
     const cached = { ...usage, promptTokens: 12_000, totalTokens: 12_500, cachedTokens: 9_216, costUsd: 0.0123, savedUsd: 0.0042, unpricedRequests: 0 };
     assert.equal(runSummary(state, { usage: cached }).headline, 'completed in 2.0 s: 1 of 1 step completed; 12,500 tokens (9,216 cached), $0.012 (saved $0.0042 by cached input).');
     assert.equal(describeCost({ ...cached, unpricedRequests: 2 }), '$0.012 (saved $0.0042 by cached input; 2 calls without a known price)');
