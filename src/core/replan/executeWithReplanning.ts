@@ -170,7 +170,7 @@ async function replanLoop(
     kept = keptChangesOf(result.steps, Object.keys(completed));
     const requests = result.metadata.replanRequests;
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
-    if (result.status !== 'failed' || requests.length === 0 || failedOtherwise || signal.aborted) return finish(result);
+    if (result.status !== 'failed' || requests.length === 0 || failedOtherwise) return finish(result);
     let seq = lastSeq;
     // The run's journal ends at its last event: the repair's own events are not journaled, but why none came is.
     const journalEnd = lastSeq;
@@ -185,6 +185,7 @@ async function replanLoop(
       emit({ type: 'run_cancelled', reason: why, ...(interrupted ? { interrupted: true as const } : {}) });
       return finish({ ...result, status: interrupted ? 'interrupted' : 'cancelled' }, why);
     };
+    if (signal.aborted) return stopped('The run was stopped before a repair plan was asked for; resume it to ask for the repair plan.');
     // The views say why no repair came, not only that one was asked for; and so does the run read again (a reload lost
     // it: an attack), from the line journaled after its end.
     const giveUp = async (why: string): Promise<RunResult> => {
@@ -273,4 +274,3 @@ async function replanLoop(
     current = repair.plan;
   }
 }
-
