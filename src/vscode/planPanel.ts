@@ -200,6 +200,12 @@ export class PlanPanel implements vscode.Disposable {
     this.refresh();
   }
 
+  /** The output of the stored run `runId` shown (`PanelSession.storedOutput`), from its journals' events. */
+  showStoredOutput(runId: string, events: readonly RunEvent[]): void {
+    const resync = this.session.storedOutput(runId, events);
+    if (resync) this.post(resync);
+  }
+
   /**
    * Shows a message above the plan or run until the user dismisses it or the mode changes, or, when `untilEdit` (a refusal
    * by default), until a later version of the plan under review shows.

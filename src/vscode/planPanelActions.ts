@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { RunResult } from '../core/engine/runOptions';
+import type { RunEvent } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import { tellUndo } from './undoAnyway';
 import { showRunChangeCommand } from './runChangeDiff';
@@ -38,6 +39,8 @@ export interface PanelRuns {
   folder(): vscode.WorkspaceFolder | undefined;
   /** The run `runId`'s folder, when this window knows the run. */
   runInfo(runId: string): { folder: vscode.WorkspaceFolder | undefined } | undefined;
+  /** The stored run `runId`'s step output events, read from its journals (`RunController.storedOutput`). */
+  storedOutput(runId: string): Promise<RunEvent[]>;
   /** Every event of every folder's execution, with the one state the runner folded from it and the execution's run ids. */
   readonly onDidExecutionEvent: vscode.Event<ExecutionEvent>;
   readonly onDidFinish: vscode.Event<RunResult>;

@@ -174,6 +174,10 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
         ([changedFiles, undone]) => panel.setRunDetails(runId, { changedFiles, ...(undone.steps.size > 0 || undone.paths.size > 0 ? { undone } : {}) }),
         (error: unknown) => log.warn(`Plan panel: could not read what run ${runId} changed: ${errorMessage(error)}`),
       );
+      runs.storedOutput(runId).then(
+        (events) => panel.showStoredOutput(runId, events),
+        (error: unknown) => log.warn(`Plan panel: could not read the output of run ${runId}: ${errorMessage(error)}`),
+      );
     }
     return panel;
   };

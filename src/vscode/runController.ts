@@ -316,6 +316,22 @@ export class RunController implements vscode.Disposable {
     return repairCutOff(state, (id) => store.load(id));
   }
 
+  /**
+   * The `step_started` and `step_output` events the journals of the stored run `runId` hold, with those of the runs its
+   * repairs replaced (`runChain`), in the order they ran: its steps' output, read again. A journal it cannot read adds none.
+   */
+  async storedOutput(runId: string): Promise<RunEvent[]> {
+    const lane = await this.lanes.ofRun(runId);
+    const store = this.lanes.storeOf(lane);
+    const state = await this.lanes.loadIn(lane, runId);
+    const events: RunEvent[] = [];
+    for (const id of state ? loadRuntime().runChain(state) : [runId]) {
+      const journal = await store.load(id).catch(() => undefined);
+      for (const entry of journal?.entries ?? []) if (entry.type === 'step_output' || entry.type === 'step_started') events.push(entry as unknown as RunEvent);
+    }
+    return events;
+  }
+
   /** Whether the stored run `state` awaits a repair that never began (`repairCutOff`), in the folder whose journal holds it. */
   async awaitsItsRepair(state: RunState): Promise<boolean> {
     return this.repairCutOff(await this.lanes.ofRun(state.runId), state);

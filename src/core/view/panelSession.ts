@@ -378,6 +378,26 @@ export class PanelSession {
   updateRun(event: RunEvent, state: RunState): OutputChunk | undefined {
     if (!this.following) return undefined;
     this.run = state;
+    const text = this.addOutput(event);
+    if (text === undefined || !('stepId' in event)) return undefined;
+    return { type: 'output', runId: state.runId, seq: this.outputSeq, stepId: event.stepId, text };
+  }
+
+  /**
+   * The output of the stored run `runId` the panel shows (not one it follows), from its journals' `step_started` and
+   * `step_output` events in order: read again (after a reload), a failed step said "No output" while its output was
+   * journaled (a trial). Returns the resync to post; `undefined` when the panel shows another run or follows one.
+   */
+  storedOutput(runId: string, events: readonly RunEvent[]): ReturnType<PanelSession['outputResync']> {
+    if (this.following || this.run?.runId !== runId) return undefined;
+    this.outputSeq = 0;
+    this.tails = {};
+    for (const event of events) this.addOutput(event);
+    return this.outputResync();
+  }
+
+  /** Adds what `event` shows in its step's output, and returns it: its text, or the line a next attempt goes on under. */
+  private addOutput(event: RunEvent): string | undefined {
     // A step's next attempt goes on under a line that says so: its output ran on from the last one's (a trial).
     const text =
       event.type === 'step_output'
@@ -388,7 +408,7 @@ export class PanelSession {
     if (text === undefined || !('stepId' in event)) return undefined;
     this.outputSeq += 1;
     this.tails[event.stepId] = appendTail(this.tails[event.stepId] ?? '', text);
-    return { type: 'output', runId: state.runId, seq: this.outputSeq, stepId: event.stepId, text };
+    return text;
   }
 
   /** The followed execution ended: the panel keeps showing its last state. */

@@ -179,6 +179,25 @@ describe('PanelSession', () => {
     assert.deepEqual(session.outputResync()?.tails, { A: 'first try\n── attempt 2 ──\nsecond try' });
   });
 
+  // A trial (2026-12-07): read again after a reload, a failed step said "No output: failed." while its output was journaled.
+  it('shows a stored run\'s output from its journals\' events, attempts apart, and only for the run it shows and does not follow', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    const stored = events('run-1', [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'A', attempt: 1 },
+      { type: 'step_output', stepId: 'A', text: 'first try' },
+      { type: 'step_started', stepId: 'A', attempt: 2 },
+      { type: 'step_output', stepId: 'A', text: 'second try' },
+    ]);
+    session.showRun(initialRunState('run-1'), false);
+    assert.equal(session.storedOutput('run-2', stored), undefined, 'another run than the one shown');
+    assert.deepEqual(session.storedOutput('run-1', stored)?.tails, { A: 'first try\n── attempt 2 ──\nsecond try' });
+    assert.deepEqual(session.storedOutput('run-1', stored)?.tails, { A: 'first try\n── attempt 2 ──\nsecond try' }, 'read twice, said once');
+    session.showRun(initialRunState('run-1'), true);
+    assert.equal(session.storedOutput('run-1', stored), undefined, 'a run followed live has its output from its events');
+  });
+
   it('follows a repair run through the state the runner gives, whatever its id', () => {
     const session = new PanelSession('s1', tools);
     const first = reduceExecutionEvent(undefined, events('run-7', [{ type: 'run_started', plan }])[0]!);
