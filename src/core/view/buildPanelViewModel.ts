@@ -197,13 +197,14 @@ function manualSummaryOf(steps: readonly Step[], noModel: boolean, approval: (st
     ...(manual === 0 ? [] : [manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`]),
     ...(questions === 0 ? [] : [questions === 1 ? '1 question is yours to answer' : `${questions} questions are yours to answer`]),
   ].join(', ');
-  // The first count of a sentence names what it counts ("1 step runs by itself"), the ones after it need not.
+  // The first count of a clause names what it counts ("1 step runs by itself"), the ones after it need not ("1 step is
+  // yours to do; 1 runs after you approve it" read as a slip: a trial).
   const step = (count: number, first: boolean): string => (first ? `${count} step${count === 1 ? '' : 's'}` : `${count}`);
   // A command that asks first does not run by itself (an editor trial read "runs by itself" and was then asked).
-  const byThemselves = others === 0 ? [] : [`${step(others, yours === '')} ${others === 1 ? 'runs by itself' : 'run by themselves'}`];
+  const byThemselves = others === 0 ? [] : [`${step(others, true)} ${others === 1 ? 'runs by itself' : 'run by themselves'}`];
   const verb = others > 0 ? '' : approved === 1 ? ' runs' : ' run';
-  const afterYou = approved === 0 ? [] : [`${step(approved, yours === '' && others === 0)}${verb} after you approve ${approved === 1 ? 'it' : 'them'}`];
-  const asking = mayAsk === 0 ? [] : [`${step(mayAsk, yours === '' && others === 0 && approved === 0)} may ask you to approve a change`];
+  const afterYou = approved === 0 ? [] : [`${step(approved, others === 0)}${verb} after you approve ${approved === 1 ? 'it' : 'them'}`];
+  const asking = mayAsk === 0 ? [] : [`${step(mayAsk, others === 0 && approved === 0)} may ask you to approve a change`];
   const ran = [...byThemselves, ...afterYou, ...asking].join(', ');
   const waiting = needModel === 0 ? '' : needModel === 1 ? '1 needs a model' : `${needModel} need a model`;
   const sentence = [yours, ran, waiting].filter((part) => part !== '').join('; ');

@@ -245,11 +245,11 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     assert.equal(reviewOf({ plan: makePlan([manual('M1')]), ...noModel }).manualSummary, '1 step is yours to do. Set up a model to let agents do your steps.');
     assert.equal(
       reviewOf({ plan: makePlan([manual('M1'), manual('M2'), tool('T1')]), ...noModel }).manualSummary,
-      '2 steps are yours to do; 1 runs by itself. Set up a model to let agents do your steps.',
+      '2 steps are yours to do; 1 step runs by itself. Set up a model to let agents do your steps.',
     );
     assert.equal(
       reviewOf({ plan: makePlan([manual('M1'), tool('T1'), tool('T2')]), ...noModel }).manualSummary,
-      '1 step is yours to do; 2 run by themselves. Set up a model to let agents do your steps.',
+      '1 step is yours to do; 2 steps run by themselves. Set up a model to let agents do your steps.',
     );
   });
 
@@ -259,28 +259,28 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const tool = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
     assert.equal(
       reviewOf({ plan: makePlan([manual, agent, tool]), regenerateBlockedReason: 'No model.' }).manualSummary,
-      '1 step is yours to do; 1 runs by itself; 1 needs a model. Set up a model to let agents do your steps.',
+      '1 step is yours to do; 1 step runs by itself; 1 needs a model. Set up a model to let agents do your steps.',
     );
-    assert.equal(reviewOf({ plan: makePlan([manual, agent, tool]) }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 may ask you to approve a change.', 'with a model it runs, asking before a change');
+    assert.equal(reviewOf({ plan: makePlan([manual, agent, tool]) }).manualSummary, '1 step is yours to do; 1 step runs by itself, 1 may ask you to approve a change.', 'with a model it runs, asking before a change');
   });
 
   it('does not tell to set up a model when one is set up (issue 28 walked again: it said so after Set up a model)', () => {
     const manual = makeStep('M1', { kind: 'manual', agent: undefined });
     const tool = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
-    assert.equal(reviewOf({ plan: makePlan([manual, tool]) }).manualSummary, '1 step is yours to do; 1 runs by itself.');
+    assert.equal(reviewOf({ plan: makePlan([manual, tool]) }).manualSummary, '1 step is yours to do; 1 step runs by itself.');
   });
 
   it('never says a step that asks for approval first runs by itself (an editor trial was asked for a command "that runs by itself")', () => {
     const manual = makeStep('M1', { kind: 'manual', agent: undefined });
     const read = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
     const command = (id: string) => makeStep(id, { kind: 'tool', tool: 'run_command', args: { command: 'npm test' }, agent: undefined });
-    assert.equal(reviewOf({ plan: makePlan([manual, read, command('C1')]) }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 after you approve it.');
-    assert.equal(reviewOf({ plan: makePlan([manual, command('C1'), command('C2')]) }).manualSummary, '1 step is yours to do; 2 run after you approve them.');
+    assert.equal(reviewOf({ plan: makePlan([manual, read, command('C1')]) }).manualSummary, '1 step is yours to do; 1 step runs by itself, 1 after you approve it.');
+    assert.equal(reviewOf({ plan: makePlan([manual, command('C1'), command('C2')]) }).manualSummary, '1 step is yours to do; 2 steps run after you approve them.');
     // A file write asks under the default policy, and not when only commands ask.
     const write = makeStep('W1', { kind: 'tool', tool: 'write_file', args: { path: 'a.txt', content: 'a' }, agent: undefined });
-    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]) }).manualSummary, '1 step is yours to do; 2 run after you approve them.');
+    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]) }).manualSummary, '1 step is yours to do; 2 steps run after you approve them.');
     const commandsOnly = { approvalSetting: { policy: 'commandsOnly' as const, trusted: true } };
-    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]), ...commandsOnly }).manualSummary, '1 step is yours to do; 1 runs by itself, 1 after you approve it.');
+    assert.equal(reviewOf({ plan: makePlan([manual, write, command('C1')]), ...commandsOnly }).manualSummary, '1 step is yours to do; 1 step runs by itself, 1 after you approve it.');
     // Nothing of yours but approvals is said too; a plan that asks nothing of you says nothing.
     assert.equal(reviewOf({ plan: makePlan([write, command('C1')]) }).manualSummary, '2 steps run after you approve them.');
     assert.equal(reviewOf({ plan: makePlan([read, command('C1')]) }).manualSummary, '1 step runs by itself, 1 after you approve it.');
@@ -300,7 +300,7 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const question = (id: string) => makeStep(id, { kind: 'clarification', agent: undefined, input: 'Which one?' });
     assert.equal(
       reviewOf({ plan: makePlan([question('Q1'), tool('T1'), manual('M1'), tool('T2')]), regenerateBlockedReason: 'No model.' }).manualSummary,
-      '1 step is yours to do, 1 question is yours to answer; 2 run by themselves. Set up a model to let agents do your steps.',
+      '1 step is yours to do, 1 question is yours to answer; 2 steps run by themselves. Set up a model to let agents do your steps.',
     );
     assert.equal(
       reviewOf({ plan: makePlan([question('Q1'), question('Q2'), manual('M1')]), regenerateBlockedReason: 'No model.' }).manualSummary,

@@ -59,8 +59,8 @@ describe('buildPanelViewModel', () => {
       assert.ok(body.mode === 'review');
       return body.review.manualSummary;
     };
-    assert.equal(summary([manual('a'), manual('b'), manual('c'), plan.steps[0]!, plan.steps[1]!]), '3 steps are yours to do; 2 run by themselves. Set up a model to let agents do your steps.');
-    assert.equal(summary([manual('a'), plan.steps[0]!, manual('b', { skipped: true })]), '1 step is yours to do; 1 runs by itself. Set up a model to let agents do your steps.');
+    assert.equal(summary([manual('a'), manual('b'), manual('c'), plan.steps[0]!, plan.steps[1]!]), '3 steps are yours to do; 2 steps run by themselves. Set up a model to let agents do your steps.');
+    assert.equal(summary([manual('a'), plan.steps[0]!, manual('b', { skipped: true })]), '1 step is yours to do; 1 step runs by itself. Set up a model to let agents do your steps.');
     assert.equal(summary([manual('a'), manual('b')]), '2 steps are yours to do. Set up a model to let agents do your steps.');
     assert.equal(summary([...plan.steps]), undefined);
     const body = buildPanelViewModel({ plan: makePlan([manual('a')]), critique: critiquePlan(makePlan([manual('a')])), diagnostics: [] });
