@@ -16,7 +16,9 @@ export interface BodyLimit {
  * `limit.maxEvent` bytes an event (so a long stream of small events goes on). Past the limit the body fails with
  * `limit.tooLarge` and no more of it is read: the SDKs that take a `fetch` (OpenAI's, MCP's) read a JSON body whole and
  * hold an event until it ends, so a server answering with gigabytes, or never ending an event, would exhaust the process.
- * A redirect, or an answer without a body, is returned as it is.
+ * An answer without a body is returned as it is, and a redirect without its body, unread: a redirect is described by its
+ * headers, and both SDKs read the body of one they do not follow whole, so a redirect whose body never ended held the
+ * request until its time limit, reading gigabytes meanwhile (an attack on MCP servers; the model's client follows none).
  */
 export function boundedFetch<Input>(
   limit: BodyLimit,
@@ -24,6 +26,12 @@ export function boundedFetch<Input>(
 ): (input: Input, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const response = await base(input, init);
+    if (response.body !== null && response.status >= 300 && response.status < 400) {
+      await response.body.cancel().catch(() => undefined);
+      const bodiless = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+      Object.defineProperty(bodiless, 'url', { value: response.url });
+      return bodiless;
+    }
     if (response.body === null || !boundedStatus(response.status)) return response;
     const events = /^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '');
     const bounded = new Response(response.body.pipeThrough(boundedBody(events, limit)), {

@@ -10,10 +10,8 @@ export const minStreamGapMs = 1000;
 
 /**
  * `base` (the global `fetch`) with every answer's body bounded as a stdio server's messages are (`boundedFetch`): past
- * `max` bytes (an event stream's, an event) the body fails and `oversized` is told, once per answer. A redirect's body is
- * dropped unread: the SDK follows a redirect within the origin itself and describes one it does not follow by its
- * Location alone, but read the body of that answer whole, so a redirect whose body never ended held the start until its
- * time limit (reading gigabytes meanwhile). An event stream (a GET) is opened at most once every `minStreamGapMs`: a
+ * `max` bytes (an event stream's, an event) the body fails and `oversized` is told, once per answer; a redirect's body is
+ * dropped unread (`boundedFetch`). An event stream (a GET) is opened at most once every `minStreamGapMs`: a
  * server that ends it at once asking to be reconnected at once (`retry: 0`) had the SDK reopen it hundreds of times a
  * second, for as long as the server ran.
  */
@@ -22,18 +20,7 @@ export function mcpBoundedFetch(oversized: () => void, max = maxMcpMessageBytes,
     oversized();
     return new Error(`the MCP server sent a message larger than ${max} bytes`);
   };
-  return pacedStreams(withoutRedirectBodies(boundedFetch({ maxBody: max, maxEvent: max, tooLarge }, base)));
-}
-
-function withoutRedirectBodies(base: FetchLike): FetchLike {
-  return async (url, init) => {
-    const response = await base(url, init);
-    if (response.status < 300 || response.status >= 400 || response.body === null) return response;
-    await response.body.cancel().catch(() => undefined);
-    const bodiless = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
-    Object.defineProperty(bodiless, 'url', { value: response.url });
-    return bodiless;
-  };
+  return pacedStreams(boundedFetch({ maxBody: max, maxEvent: max, tooLarge }, base));
 }
 
 function pacedStreams(base: FetchLike): FetchLike {

@@ -145,7 +145,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
         const reply = finish(request, state);
         return spent === undefined ? reply : { ...reply, retriedSpent: spent };
       } catch (error: unknown) {
-        const problem = classify(error, signal, clock.now());
+        const problem = classify(error, signal, clock.now(), options.baseURL);
         spent = addSpent(spent, spentBy(request, state, problem));
         // Stryker disable next-line ConditionalExpression,StringLiteral: 'aborted' is not transient, so without this line the next throw ends the call with the same kind, attempts and 'cancelled.'
         if (problem.kind === 'aborted') throw fail('aborted', undefined, attempt, 'cancelled.');
@@ -390,7 +390,7 @@ interface Problem {
   unreached?: true;
 }
 
-function classify(error: unknown, signal: AbortSignal, now: number): Problem {
+function classify(error: unknown, signal: AbortSignal, now: number, baseURL: string): Problem {
   // Stryker disable next-line StringLiteral: chat() ends an aborted call with its own message
   if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: 'aborted', status: undefined, detail: 'cancelled.' };
   if (error instanceof AttemptTimeout) return { kind: 'timeout', status: undefined, detail: error.message };
@@ -417,7 +417,7 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
     if (status === 401 || status === 403) return { kind: 'auth', status, detail: `the server refused the credentials (${detail}). Check the API key.` };
     if (status === 404) return { kind: 'not_found', status, detail: `not found (${detail}). Check the base URL and the model name.` };
     if (status === 400 || status === 422) return { kind: 'bad_request', status, detail: `the server rejected the request (${detail}).` };
-    if (status >= 300 && status < 400) return { kind: 'other', status, detail: redirectDetail(status, error.headers as Headers | undefined) };
+    if (status >= 300 && status < 400) return { kind: 'other', status, detail: redirectDetail(status, error.headers as Headers | undefined, baseURL) };
     return { kind: 'other', status, detail: `${detail}.` };
   }
   if (error instanceof SyntaxError) return { kind: 'malformed', status: undefined, detail: `the response was not valid JSON (${error.message}).` };
@@ -434,24 +434,25 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
 }
 
 /**
- * Why a redirect failed the request (`boundedReplyFetch` follows none), naming where it led without its query, where a key
- * may be: the user sets that address as the base URL if it is theirs.
+ * Why a redirect failed the request (`boundedReplyFetch` follows none), naming where it led (resolved against `baseURL`)
+ * without its query, where a key may be; and, when it leads to an endpoint the client asks (`…/chat/completions`), the
+ * base URL to set if that server is the user's. Set whole, the next request went to …/chat/completions/chat/completions,
+ * and a relative one ("/v2") was no address (trials); a redirect elsewhere (a sign-in page) suggests nothing to set.
  */
-function redirectDetail(status: number, headers: Headers | undefined): string {
+function redirectDetail(status: number, headers: Headers | undefined, baseURL: string): string {
   const location = headers?.get('location') ?? '';
-  let target: string | undefined;
+  let target: URL | undefined;
   try {
-    const url = new URL(location);
-    target = `${url.origin}${url.pathname}`;
+    target = location === '' ? undefined : new URL(location, baseURL);
   } catch {
-    target = location.startsWith('/') ? location.split(/[?#]/)[0] : undefined;
+    target = undefined;
   }
-  const where = target === undefined || target === '' ? 'another address' : target;
-  // The base URL to set is the address without the endpoint the client asked for (set whole, the next request went to
-  // …/chat/completions/chat/completions: a trial).
-  const base = target?.replace(/\/(chat\/completions|models)\/?$/, '');
-  const named = base === undefined || base === '' ? undefined : base;
-  const advice = named === undefined ? 'If that address is your model\'s, set it as the base URL.' : `If that is your model's, set ${named} as the base URL.`;
+  const where = target === undefined ? 'another address' : `${target.origin}${target.pathname}`;
+  const endpoint = /\/(chat\/completions|models)\/?$/;
+  const advice =
+    target !== undefined && endpoint.test(target.pathname)
+      ? `If that is your model's server, set ${target.origin}${target.pathname.replace(endpoint, '')} as the base URL.`
+      : 'Check the base URL: it is the address your model\'s API answers at, the part before /chat/completions.';
   return `the server answered with a redirect (HTTP ${status}) to ${where}, which is not followed: your key and your prompts go only to the base URL you set. ${advice}`;
 }
 

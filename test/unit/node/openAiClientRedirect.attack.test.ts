@@ -116,4 +116,23 @@ describe('attack: a model server answering with a redirect', function () {
       await moved.close();
     }
   });
+
+  // A second trial: a relative Location gave "set /v2 as the base URL", and a sign-in page was suggested as one.
+  it('names a relative redirect as the address it leads to, and suggests a base URL only for a model endpoint', async () => {
+    for (const [location, expected, advice] of [
+      ['/v2/chat/completions', /to http:\/\/127\.0\.0\.1:\d+\/v2\/chat\/completions,/, /set http:\/\/127\.0\.0\.1:\d+\/v2 as the base URL\./],
+      ['https://sso.example.com/login?next=%2Fv1', /to https:\/\/sso\.example\.com\/login,/, /Check the base URL: it is the address your model's API answers at/],
+    ] as const) {
+      const moved = await server((_request, response) => response.writeHead(307, { location }).end());
+      try {
+        const llm = createOpenAiClient({ baseURL: `${moved.url}/v1`, apiKey, model: 'gpt-4o-mini', maxAttempts: 1 });
+        const error = await failure(llm.chat({ messages: user, signal: new AbortController().signal }));
+        assert.match(error.message, expected);
+        assert.match(error.message, advice);
+        assert.doesNotMatch(error.message, /sso\.example\.com\/login as the base URL/);
+      } finally {
+        await moved.close();
+      }
+    }
+  });
 });
