@@ -126,6 +126,7 @@ export class RunViewElement extends LitElement {
         <div class="row">
           <span class="status s-${run.undone ? 'skipped' : runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${runStatusWithUndo(run.status, run.steps, run.undone)}</strong></span>
           <span class="progress-text">${describeStepProgress(run.progress)}</span>
+          ${run.activity ? html`<span class="muted" data-role="run-activity">${run.activity}…</span>` : nothing}
           <span class="muted" data-elapsed>${formatDuration(live ? run.elapsedMs + Math.max(0, performance.now() - this.receivedAt) : run.elapsedMs)} · plan version ${run.planVersion}</span>
           ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · ${costText(run.usage)} · ${run.usage.requests} ${run.usage.requests === 1 ? 'request' : 'requests'}</span>` : html`<span class="muted usage">no model calls during the run</span>`}
           <span class="spacer"></span>

@@ -320,6 +320,8 @@ export interface RunView {
   elapsedMs: number;
   /** Completed steps are done; failed and skipped ones are counted apart. */
   progress: StepProgress;
+  /** What the run does while no step runs: "asking the model for a repair plan for S5" (a trial read the failed step as theirs to fix). */
+  activity?: string;
   steps: RunStepView[];
   /** Steps a repair plan replaced (the failed one, those it dropped), as they ended in the plan version named; absent when none. */
   replacedSteps?: ReplacedStepView[];

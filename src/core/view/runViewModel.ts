@@ -74,6 +74,7 @@ export function runView(source: RunSource, plan: Plan): RunView {
     planVersion: plan.version,
     elapsedMs: Math.max(0, endedAt - startedAt),
     progress: stepProgress(stepStates, steps.length),
+    ...activityOf(state),
     steps,
     ...(state.replacedSteps?.length
       ? {
@@ -256,4 +257,16 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
       && source.undoMessage === undefined,
     ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),
   };
+}
+
+/**
+ * While a repair plan is asked for (the run goes on, its only failed steps asked for one, and none of its steps is under
+ * way): "asking the model for a repair plan for S5". A trial read S5's failure, with the run "running", as theirs to fix.
+ */
+function activityOf(state: RunState): { activity?: string } {
+  if (state.status !== 'running') return {};
+  const steps = Object.values(state.steps);
+  const asking = steps.filter((step) => step.status === 'failed' && step.replanRequested === true).map((step) => step.id);
+  const underWay = steps.some((step) => startedStepStatuses.has(step.status));
+  return asking.length === 0 || underWay ? {} : { activity: `asking the model for a repair plan for ${asking.join(', ')}` };
 }

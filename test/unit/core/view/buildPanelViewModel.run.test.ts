@@ -144,6 +144,21 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.equal(undone.summary?.canResume, false);
   });
 
+  // A second trial: "running · 4 of 5 steps completed, 1 failed" with the failed step's advice to fix it read as the user's to do.
+  it('says the run asks the model for a repair plan while it goes on with only steps that asked for one failed, nothing under way', () => {
+    const asking = state({ status: 'running' });
+    const failedSteps = Object.values(asking.steps).filter((step) => step.status === 'failed');
+    assert.ok(failedSteps.length > 0, 'the fixture has no failed step: the test proves nothing');
+    for (const step of failedSteps) step.replanRequested = true;
+    const underWay = Object.values(asking.steps).filter((step) => step.status === 'running' || step.status.startsWith('awaiting'));
+    for (const step of underWay) step.status = 'pending';
+    assert.equal(runOf({ state: asking }).activity, `asking the model for a repair plan for ${failedSteps.map((step) => step.id).join(', ')}`);
+    assert.equal(runOf({ state: { ...asking, status: 'failed' } }).activity, undefined, 'ended');
+    const first = Object.values(asking.steps).find((step) => step.status !== 'failed')!;
+    const running = { ...asking, steps: { ...asking.steps, [first.id]: { ...first, status: 'running' as const } } };
+    assert.equal(runOf({ state: running }).activity, undefined, 'a step under way: the run is at work, not asking');
+  });
+
   it('offers Resume for a failed run whose steps asked for a repair plan that never came (a cancel while the model was asked)', () => {
     const asking = state();
     const failedSteps = Object.values(asking.steps).filter((step) => step.status === 'failed');
