@@ -152,8 +152,11 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
     vscode.l10n.t('Undo run'),
     vscode.l10n.t('Show log'),
   ];
-  const actions = [showRun, ...(changed.length > 0 ? [showChangesLabel, undoRun] : []), ...(result.status === 'completed' ? [] : [showLog])];
+  // A run you cancelled goes on where it stopped: offered here, where its end is said (a trial looked for it there).
+  const resume = result.status === 'cancelled' ? [vscode.l10n.t('Resume')] : [];
+  const actions = [showRun, ...resume, ...(changed.length > 0 ? [showChangesLabel, undoRun] : []), ...(result.status === 'completed' ? [] : [showLog])];
   void notice(message, result.status === 'completed', actions).then((choice) => {
+    if (choice !== undefined && choice === resume[0]) void vscode.commands.executeCommand('taskPlanner.resumeRun', result.runId);
     // The run that ended, not whichever run the Plan view shows (another folder's may have become the current one).
     if (choice === showRun) void vscode.commands.executeCommand('taskPlanner.openRun', result.runId);
     if (choice === showChangesLabel) void showChanges(result.runId, changed);

@@ -28,6 +28,26 @@ describe("a run's end notification", () => {
     );
     assert.equal(shown[0]?.completed, false);
   });
+
+  // A second trial: cancelled while its repair plan was asked, the run's end offered Undo but not Resume.
+  it('offers Resume for a run you cancelled, and not for one that ended', async () => {
+    const plan = makePlan([makeStep('A')]);
+    const controller = new AbortController();
+    controller.abort(new Error('Cancelled by the user.'));
+    const cancelled = await runPlan(plan, { clock: new ManualClock(), signal: controller.signal }).result;
+    const done = await runPlan(plan, { clock: new ManualClock() }).result;
+    const actionsOf = (result: typeof done): string[] => {
+      let seen: string[] = [];
+      notifyRunFinished(result, {} as vscode.LogOutputChannel, undefined, (_message, _completed, actions) => {
+        seen = actions;
+        return Promise.resolve(undefined);
+      });
+      return seen;
+    };
+    assert.equal(cancelled.status, 'cancelled');
+    assert.ok(actionsOf(cancelled).includes('Resume'), actionsOf(cancelled).join(', '));
+    assert.ok(!actionsOf(done).includes('Resume'), actionsOf(done).join(', '));
+  });
 });
 
 describe('the reason shown for a run a reload cut off', () => {
