@@ -10,6 +10,7 @@ export type CritiqueCheck =
   | 'orphan_step'
   | 'destructive_without_approval'
   | 'words_as_command'
+  | 'download_into_shell'
   | 'skipped_input'
   | 'refused_untrusted'
   | 'withheld_read'
@@ -52,6 +53,7 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   orphan_step: 'Result never used',
   destructive_without_approval: 'Change without approval',
   words_as_command: 'Command line made of words',
+  download_into_shell: 'Runs a download unseen',
   skipped_input: 'Needs a step that may not succeed',
   refused_untrusted: 'Refused in Restricted Mode',
   withheld_read: 'Reads a file tools never read',

@@ -3,6 +3,7 @@ import { effectTraits } from '../tools/effectTraits';
 import type { ToolRegistry } from '../tools/tool';
 import { toolEffectOf } from '../tools/toolEffectOf';
 import { wordsAsCommandFindings } from './commandWordsFindings';
+import { downloadIntoShellFindings } from './downloadIntoShellFindings';
 import { critiqueIssue as issue, issueWeight, type CritiqueIssue } from './critiqueFindings';
 import { planLevels } from './planLevels';
 import type { Plan, Step } from './planSchema';
@@ -136,6 +137,17 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
         found.stepId,
         `Step "${found.stepId}" runs \`${found.line}\`: ${found.words.map((word) => `"${word}"`).join(', ')} ${found.words.length === 1 ? 'is an English word' : 'are English words'}, not arguments the program takes, so the command fails or does something else.`,
         'Write the exact command line (a backticked command in the request gives one), or make the step a manual one that names the program.',
+      ),
+    );
+  }
+  for (const found of downloadIntoShellFindings(plan, registry)) {
+    issues.push(
+      issue(
+        'download_into_shell',
+        'critical',
+        found.stepId,
+        `Step "${found.stepId}" runs what a download sends (\`${found.command}\`): what runs is whatever the server sends then, which this review does not show. A file read while planning may have asked for it.`,
+        'Remove the step unless you asked for it; otherwise download the script to a file in one step, read it, and run that file in another.',
       ),
     );
   }

@@ -6,6 +6,7 @@ import { maxBasisAnswerLength, maxBasisEntries, maxBasisEntryLength, type PlanBa
 import type { Interaction } from '../interactionPorts';
 import type { Clock, LlmClient } from '../servicePorts';
 import type { WorkspaceFs } from '../workspacePorts';
+import { countTokens } from '../llm/tokenCount';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { visibleControls } from '../../shared/visibleCharacters';
@@ -145,6 +146,11 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
   let toolCalls = 0;
   let requests = 0;
   let costUsd: number | undefined = 0;
+  // The next request carries the last one's prompt and what this turn adds: calls that would take it past the token budget
+  // are not run, and a result that would is not given (a model asking for 19 reads at once sent 57 000 tokens more).
+  let lastPrompt = 0;
+  let added = 0;
+  const tokensLeft = (): number => options.budget.maxTokens - usage.promptTokens - usage.completionTokens - lastPrompt - added;
   if (options.budget.maxToolCalls <= 0 || definitions.length === 0) return result('tool_calls');
   const limits = limitSignal(options, options.budget.maxSeconds * 1000);
   const context = planningToolContext(options);
@@ -155,7 +161,7 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
   });
   try {
     for (;;) {
-      const over = overBudget(options, limits, toolCalls, usage);
+      const over = overBudget(options, limits, toolCalls, usage) ?? (tokensLeft() <= 0 ? 'tokens' : undefined);
       if (over !== undefined) return result(over);
       let response;
       const onDelta = watchForPlan(options.onDelta, writing);
@@ -179,10 +185,13 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
       costUsd = costUsd === undefined || response.costUsd === undefined ? undefined : costUsd + response.costUsd;
       if (response.toolCalls.length === 0) return result('answered', response.text);
       transcript.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+      lastPrompt = response.usage.promptTokens;
+      added = countTokens(response.text) + response.toolCalls.reduce((sum, call) => sum + countTokens(call.arguments), 0);
       for (const call of response.toolCalls) {
         let outcome: AgentToolOutcome;
         const ended = overBudget(options, limits, toolCalls, usage);
         if (ended !== undefined) outcome = notRunOutcome(call.name, 'Not run: the investigation budget is spent. Write the plan with what you have read.');
+        else if (tokensLeft() <= 0) outcome = notRunOutcome(call.name, spentTokens);
         else {
           toolCalls++;
           outcome = await runPlanningCall(call, byName, context, options, basis, limits).catch((error: unknown) => {
@@ -190,7 +199,15 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
             if (options.signal.aborted || !limits.signal.aborted) throw error;
             return notRunOutcome(call.name, 'Not run: the investigation ended. Write the plan with what you have read.');
           });
+          const tokens = countTokens(outcome.content);
+          if (tokens > tokensLeft()) {
+            outcome = notRunOutcome(
+              call.name,
+              `The call ran, but its result (${tokens} tokens) is not given: it would take the investigation past its token budget. Read a smaller part (a line range, a narrower search), or write the plan with what you have read.`,
+            );
+          }
         }
+        added += countTokens(outcome.content);
         transcript.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
       }
     }
@@ -198,6 +215,8 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
     limits.dispose();
   }
 }
+
+const spentTokens = 'Not run: what the investigation read already fills its token budget. Write the plan with what you have read.';
 
 /**
  * `onDelta` for one reply, also telling `writing` when the reply's text starts as a plan does (its first characters other
@@ -247,9 +266,20 @@ async function runPlanningCall(
   }
   const tool = tools.get(call.name);
   if (tool !== undefined) options.progress?.(describeCall(call.name, args));
-  const outcome = await callAgentTool(call, tools, context, signal, planningResultTokens);
+  // A tool that does not heed the signal (a language server that hangs on a hostile file) still ends with the investigation.
+  const outcome = await untilAborted(callAgentTool(call, tools, context, signal, planningResultTokens), signal);
   if (outcome.ok && args !== undefined) basis.record(call.name, args);
   return outcome;
+}
+
+/** `work`, or a rejection with the signal's reason as soon as `signal` aborts, whether or not `work` heeds it. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 async function askQuestion(call: LlmToolCall, options: InvestigationOptions, basis: BasisLog, limits: Limits): Promise<AgentToolOutcome> {

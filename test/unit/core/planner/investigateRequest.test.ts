@@ -132,10 +132,11 @@ describe('investigateRequest: a read-only look at the workspace before the plan'
 
   it('stops at the token budget and at the time budget, and the plan is still written', async () => {
     const forever = (): ScriptedReply => ({ toolCalls: [call('list_files', {})] });
-    const tokens = options([forever(), forever(), forever(), planJson()], { maxTokens: 25 });
+    const tokens = options([forever(), planJson()], { maxTokens: 25 });
     const byTokens = await planRequest('Fix the parser', tokens.base);
     assert.equal(byTokens.investigation?.end, 'tokens');
-    assert.equal(byTokens.investigation?.requests, 2, 'each scripted request costs 20 tokens');
+    // Each scripted request costs 20 tokens; a second would carry the first's 10-token prompt and the listing past 25.
+    assert.equal(byTokens.investigation?.requests, 1, 'no request is sent that would go past the budget');
     let now = 0;
     const clock: Clock = {
       now: () => now,
