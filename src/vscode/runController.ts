@@ -304,7 +304,8 @@ export class RunController implements vscode.Disposable {
     const loaded = await this.lanes.loadIn(lane, runId);
     // A run whose repair a stop cut off reads as interrupted, with Resume, as in the Runs view; not as failed for good.
     const cutOff = loaded !== undefined && !lane.running && (await this.repairCutOff(lane, loaded));
-    const state = cutOff ? loadRuntime().interruptedRunState(loaded, repairCutOffReason(Object.values(loaded.steps)), Date.now()) : loaded;
+    // Ended when it failed: the time since is no time of the run ("interrupted in 2 min 5 s" for 24 s of work: a trial).
+    const state = cutOff ? loadRuntime().interruptedRunState(loaded, repairCutOffReason(Object.values(loaded.steps)), loaded.endedAt ?? Date.now()) : loaded;
     if (state && lane.folder) this.useFolder(lane.folder);
     if (state && !lane.running) this.setState(lane, state);
     return state;
@@ -350,7 +351,7 @@ export class RunController implements vscode.Disposable {
     // Its repair run began (a notice of an older window): shown as it is, not as awaiting its repair.
     if (!cutOff && awaitsRepair(stored)) return stored;
     const reason = cutOff ? repairCutOffReason(Object.values(stored.steps)) : interruptedRunReason(Object.values(stored.steps));
-    const state = loadRuntime().interruptedRunState(stored, reason, Date.now());
+    const state = loadRuntime().interruptedRunState(stored, reason, cutOff ? (stored.endedAt ?? Date.now()) : Date.now());
     if (lane.folder) this.useFolder(lane.folder);
     this.setState(lane, state);
     return state;
