@@ -303,9 +303,7 @@ export class RunController implements vscode.Disposable {
     const lane = await this.lanes.ofRun(runId);
     const loaded = await this.lanes.loadIn(lane, runId);
     // A run whose repair a stop cut off reads as interrupted, with Resume, as in the Runs view; not as failed for good.
-    const cutOff = loaded !== undefined && !lane.running && (await this.repairCutOff(lane, loaded));
-    // Ended when it failed: the time since is no time of the run ("interrupted in 2 min 5 s" for 24 s of work: a trial).
-    const state = cutOff ? loadRuntime().interruptedRunState(loaded, repairCutOffReason(Object.values(loaded.steps)), loaded.endedAt ?? Date.now()) : loaded;
+    const state = loaded !== undefined && !lane.running ? ((await this.cutOffView(lane, loaded)) ?? loaded) : loaded;
     if (state && lane.folder) this.useFolder(lane.folder);
     if (state && !lane.running) this.setState(lane, state);
     return state;
@@ -315,6 +313,12 @@ export class RunController implements vscode.Disposable {
   private async repairCutOff(lane: Lane, state: RunState): Promise<boolean> {
     const store = this.lanes.storeOf(lane);
     return repairCutOff(state, (id) => store.load(id));
+  }
+
+  /** `state` read as interrupted (`interruptedRunState`) when a stop cut its repair off; else `undefined`. */
+  private async cutOffView(lane: Lane, state: RunState): Promise<RunState | undefined> {
+    if (!(await this.repairCutOff(lane, state))) return undefined;
+    return loadRuntime().interruptedRunState(state, repairCutOffReason(Object.values(state.steps)), Date.now());
   }
 
   /**
@@ -347,11 +351,10 @@ export class RunController implements vscode.Disposable {
     const lane = await this.lanes.ofRun(runId);
     const stored = await this.lanes.loadIn(lane, runId);
     if (!stored || lane.running || lane.abort) return undefined;
-    const cutOff = await this.repairCutOff(lane, stored);
+    const cutOff = await this.cutOffView(lane, stored);
     // Its repair run began (a notice of an older window): shown as it is, not as awaiting its repair.
-    if (!cutOff && awaitsRepair(stored)) return stored;
-    const reason = cutOff ? repairCutOffReason(Object.values(stored.steps)) : interruptedRunReason(Object.values(stored.steps));
-    const state = loadRuntime().interruptedRunState(stored, reason, cutOff ? (stored.endedAt ?? Date.now()) : Date.now());
+    if (cutOff === undefined && awaitsRepair(stored)) return stored;
+    const state = cutOff ?? loadRuntime().interruptedRunState(stored, interruptedRunReason(Object.values(stored.steps)), Date.now());
     if (lane.folder) this.useFolder(lane.folder);
     this.setState(lane, state);
     return state;

@@ -16,7 +16,7 @@ import type { ReplanRecord, TrialRecord } from '../engine/replanRecord';
 import { errorMessage } from '../../shared/errorMessage';
 import { keptChangesOf } from '../engine/keptChanges';
 import type { JournalEntry } from '../runStorePorts';
-import { repairCutOff } from '../engine/awaitsRepair';
+import { nextRepairRunId, repairCutOff } from '../engine/awaitsRepair';
 import { isRunInterruption } from '../engine/runInterruption';
 
 /** Hooks of `executeWithReplanning`; its limits are the run policy's (`maxTotalReplans`, `maxReplanAttempts`, `replanCooldownMs`). */
@@ -116,7 +116,8 @@ async function replanLoop(
   // A repair run's plan is the repair plan (journaled as replan_completed), not the one planned from the request.
   const { budget: _counted, planOrigin, ...sharedOptions } = options;
   for (let first = true; ; first = false) {
-    const runId = first ? firstRunId : `${history[0]?.failedRunId ?? firstRunId}-replan-${history.length}`;
+    // A repair run is named as the repair before its record was kept (`nextRepairRunId`, which a resume checks for).
+    const runId = first ? firstRunId : nextRepairRunId({ runId: firstRunId, replanHistory: history.slice(0, -1) });
     const runOptions: RunOptions = {
       ...sharedOptions,
       ...(llm ? { llm } : {}),

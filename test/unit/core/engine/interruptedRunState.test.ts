@@ -56,6 +56,7 @@ describe('interruptedRunState', () => {
     ]);
     const shown = interruptedRunState(failed, 'Stopped before the repair.', 99);
     assert.equal(shown.status, 'interrupted');
+    assert.equal(shown.endedAt, 15, 'it ended when it failed, not when it was read again');
     assert.equal(shown.reason, 'Stopped before the repair.');
     assert.equal(shown.steps['a']?.status, 'completed');
     assert.equal(shown.steps['b']?.status, 'failed');
