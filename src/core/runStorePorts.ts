@@ -23,6 +23,7 @@ export interface JournalSnapshot {
 /** What `RunStore.load` found: every readable entry in order, the newest snapshot, and damage. */
 export interface LoadedJournal {
   entries: JournalEntry[];
+  /** Only one this store wrote (replay trusts its state as the run's at its event): none rather than one of doubtful origin. */
   snapshot?: JournalSnapshot;
   /** A last line cut short by a crash: skipped, reported here, and never fatal. */
   tornLine?: { lineNumber: number; text: string };

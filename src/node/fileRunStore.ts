@@ -1,13 +1,15 @@
 import { constants as bufferConstants } from 'node:buffer';
+import { timingSafeEqual } from 'node:crypto';
 import { constants } from 'node:fs';
 import { appendFile, type FileHandle, lstat, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/runStorePorts';
+import type { AnswerSeal, JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/runStorePorts';
 import { runIdPattern } from '../shared/vocabulary';
 import { makeIgnoredFolder } from './ignoredFolder';
 import { openPlainFile, readOpenFile, readPlainFile } from './readBoundedText';
 import { lockRun } from './runLock';
 import { syncFolder } from './syncFolder';
+import { createUserAnswerSeal } from './userAnswerSeal';
 
 const journalSuffix = '.jsonl';
 const snapshotSuffix = '.snapshot.json';
@@ -39,9 +41,18 @@ export const maxRunFileMegabytes = Math.floor(maxRunFileBytes / 1024 / 1024);
  * a temporary snapshot is made new (`O_EXCL`). A snapshot that is not a plain file is ignored (the journal has every
  * event) and replaced by the next one. `list` never follows a link: a run whose journal is not a plain file is listed,
  * and `load` says what it is.
+ *
+ * A snapshot is trusted as the run's state at its event, so it is sealed as it is written: its first line is the
+ * `seal`'s code (the user's key, `createUserAnswerSeal`, by default) of the run's id and the rest. `load` gives only a
+ * snapshot whose seal holds; one a repository committed, another user wrote, or damage changed (of any shape) is left
+ * out, and the run is read from its journal's events alone.
  */
-export function createFileRunStore(dir: string, options: { lockRuns?: boolean; appendFile?: typeof appendFile } = {}): RunStore {
+export function createFileRunStore(
+  dir: string,
+  options: { lockRuns?: boolean; appendFile?: typeof appendFile; seal?: AnswerSeal } = {},
+): RunStore {
   const append = options.appendFile ?? appendFile;
+  const seal = options.seal ?? createUserAnswerSeal();
   const repaired = new Set<string>();
   /** Entries of a run an append failed to write (a full disk), written first by its next append. */
   const unwritten = new Map<string, string>();
@@ -113,7 +124,7 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
 
     async writeSnapshot(runId, snapshot) {
       const file = pathOf(runId, snapshotSuffix);
-      const text = JSON.stringify(snapshot);
+      const text = sealedSnapshotText(runId, JSON.stringify(snapshot), seal);
       await makeIgnoredFolder(dir);
       const temporary = `${file}.${process.pid}.tmp`;
       // The events a snapshot claims are on the disk before it is: after a power loss, a snapshot ahead of its journal
@@ -181,7 +192,7 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
         entries.push(entry as JournalEntry);
         lineNumbers.push(index + 1);
       });
-      const snapshot = await readSnapshot(pathOf(runId, snapshotSuffix));
+      const snapshot = await readSnapshot(runId, pathOf(runId, snapshotSuffix), seal);
       return { entries, lines: lineNumbers, ...(snapshot ? { snapshot } : {}), ...(tornLine ? { tornLine } : {}) };
     },
 
@@ -276,11 +287,23 @@ function parses(line: string): boolean {
   }
 }
 
-async function readSnapshot(file: string): Promise<JournalSnapshot | undefined> {
+/** A snapshot file's text: the seal's code of the run's id and `json`, a line, then `json`. */
+function sealedSnapshotText(runId: string, json: string, seal: AnswerSeal): string {
+  return `${seal.mac(`${runId}\n${json}`)}\n${json}`;
+}
+
+async function readSnapshot(runId: string, file: string, seal: AnswerSeal): Promise<JournalSnapshot | undefined> {
   try {
     const bytes = await readPlainFile(file, maxRunFileBytes);
     if (bytes === undefined) return undefined;
-    const parsed = JSON.parse(bytes.toString('utf8')) as JournalSnapshot;
+    const text = bytes.toString('utf8');
+    const cut = text.indexOf('\n');
+    const json = text.slice(cut + 1);
+    const given = Buffer.from(text.slice(0, Math.max(cut, 0)));
+    const expected = Buffer.from(seal.mac(`${runId}\n${json}`));
+    // Compared in constant time: how far a forged code matches must not show in how long the check takes.
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const parsed = JSON.parse(json) as JournalSnapshot;
     // Held to a journal line's depth too: deeper, a committed snapshot would overflow the stack where the line is refused.
     return typeof parsed.seq === 'number' && !nestedDeeperThan(parsed, maxJournalDepth) ? parsed : undefined;
   } catch {

@@ -15,7 +15,8 @@ export class JournalError extends Error {
  * repeat or a gap, the first event starts the run, the snapshot is not ahead of the
  * entries, and each event after the snapshot fits the state before it (see
  * `inconsistency`). A snapshot whose state is not this run's at its event is ignored
- * (replay starts from the first event). Anything else throws a `JournalError` naming the first bad line (or
+ * (replay starts from the first event); one of the right shape is trusted as the run's state at its event, so the store
+ * gives only one it wrote (the file store's seal). Anything else throws a `JournalError` naming the first bad line (or
  * event, for a store without lines). This catches damage and careless edits; it cannot
  * catch a consistent history written by someone else (docs/architecture.md, Safety).
  */
