@@ -5,7 +5,7 @@
 //        node esbuild.mjs --test-extension DIR: only the test build's extension bundle, as DIR/dist/extension.js
 //        (test/integration/testBuild/testExtension.ts: the shipped activation plus the API the integration tests use)
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { writePlanSchema } from './scripts/planSchema.mjs';
 
@@ -30,7 +30,9 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
 };
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+// The package's version, which `task-planner --version` prints and traces name their service by (src/cli/cli.ts).
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: { TASK_PLANNER_VERSION: JSON.stringify(version) } };
 
 // The tokenizer's tables, required on first count (src/core/llm/tokenCount.ts) by the bundles beside it.
 const tokenizerBundle = { ...node, entryPoints: [require.resolve('gpt-tokenizer')], outfile: `${outdir}/tokenizer.js` };

@@ -5,7 +5,7 @@ Usage:
   task-planner plan "<request>" [--model-critique] [--investigate-calls N]
                     [--investigate-tokens N] [--investigate-seconds N]
                     [--answer Qn=TEXT] [run options]
-  task-planner validate <plan.json> [--workspace DIR] [--json] [MCP options]
+  task-planner validate <plan.json | tasks file> [--workspace DIR] [--json] [MCP options]
   task-planner run <plan.json | tasks file> [--tick] [run options]
   task-planner import <tasks file> [--format F] [--out plan.json] [--base-url URL --model M]
   task-planner export <plan.json | tasks.md> --format F [--out FILE] [--run RUN] [--workspace DIR]
@@ -24,7 +24,8 @@ Commands:
   plan       Turn a request into a plan with a language model (the heuristic planner when
              no model is configured), show it with its critique, ask to start (or start with
              --yes), then execute it like "run", repairing failed steps with the model.
-  validate   Parse the plan (forgiving: fences, trailing commas, aliases), then print every
+  validate   Parse the plan (forgiving: fences, trailing commas, aliases), or a tasks file
+             as "run" reads it, then print every
              validation diagnostic and the critique with its score. With --workspace, the
              skills steps name are checked against that workspace's skills too.
   run        Execute the plan against the workspace. Steps run as soon as their dependencies

@@ -15,7 +15,7 @@ const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
 
 const toolStep = (id: string, title: string, tool: string, args: Record<string, unknown>, dependsOn: string[] = [], extra: Record<string, unknown> = {}) => ({ id, title, kind: 'tool', tool, args, dependsOn, ...extra });
 /** What the extension says about a refused step (src/core/tools/workspaceTrustGate.ts), up to the variable part. */
-const refusal = (tool: string): RegExp => new RegExp(`${tool} was not run because this workspace is in Restricted Mode \\(not trusted\\), so Task Planner does not write files or run commands in it\\. Trust the workspace`);
+const refusal = (tool: string): RegExp => new RegExp(`${tool} was not run because this workspace is in Restricted Mode \\(not trusted\\), so Task Planner does not write files, run commands, reach the network or use the tools of MCP servers and other extensions in it\\. Trust the workspace`);
 
 describe('Task Planner in Restricted Mode (workspace trust on, browser workbench)', function () {
   let workbench: DemoWorkbench | undefined;

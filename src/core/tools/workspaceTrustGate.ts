@@ -3,9 +3,9 @@ import type { WorkspaceTrustGate } from '../editorPorts';
 import { effectTraits } from './effectTraits';
 import type { Tool, ToolEffect } from './tool';
 
-/** Why a step that writes files or runs commands is not run in Restricted Mode, and how to allow it. */
+/** Why a step that writes files, runs commands, reaches the network or uses other tools is not run in Restricted Mode, and how to allow it. */
 export const restrictedModeReason =
-  'this workspace is in Restricted Mode (not trusted), so Task Planner does not write files or run commands in it. Trust the workspace (Workspaces: Manage Workspace Trust), then retry the step; planning and read steps work without trust.';
+  'this workspace is in Restricted Mode (not trusted), so Task Planner does not write files, run commands, reach the network or use the tools of MCP servers and other extensions in it. Trust the workspace (Workspaces: Manage Workspace Trust), then retry the step; planning and read steps work without trust.';
 
 /**
  * Whether Restricted Mode refuses a tool with `effect` (one that writes, deletes, runs a

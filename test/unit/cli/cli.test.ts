@@ -22,6 +22,13 @@ describe('task-planner CLI', function () {
     }
   });
 
+  it('--version prints the package\'s version in a build (a production build printed "development"), and "development" from the sources', async () => {
+    const { code, stdout } = await cli(['--version']);
+    assert.equal(code, 0);
+    const { version } = JSON.parse(readFileSync(resolve(__dirname, '../../../package.json'), 'utf8')) as { version: string };
+    assert.equal(stdout.trim(), process.env['TASK_PLANNER_TEST_CLI'] === undefined ? 'development' : version);
+  });
+
   it('plan: a key over plain http to another machine and credentials in --base-url are usage errors that show no secret', async () => {
     const insecure = await cli(['plan', 'Do it', '--workspace', workspace.path, '--base-url', 'http://192.0.2.10:8000/v1', '--timeout', '5'], { OPENAI_API_KEY: 'sk-cli-insecure-SECRET-1357' });
     assert.equal(insecure.code, 2, insecure.stderr);
