@@ -3,8 +3,11 @@ export const minRedactedRun = 8;
 
 const replacement = '[redacted]';
 const urlCredentials = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+const credentialNames = 'access[_-]?token|token|api[_-]?key|key|password|passwd|pwd|secret|sig|signature|auth';
+/** The name of a URL query parameter that holds a credential (`api-key`, `sig` of a signed URL, …), whole, in any case. */
+export const queryCredentialName = new RegExp(`^(?:${credentialNames})$`, 'i');
 // A credential in a URL's query (`?api-key=…`, `&sig=…` of a signed URL): its value.
-const queryCredentials = /([?&](?:access[_-]?token|token|api[_-]?key|key|password|passwd|pwd|secret|sig|signature|auth)=)[^&#\s]+/gi;
+const queryCredentials = new RegExp(`([?&](?:${credentialNames})=)[^&#\\s]+`, 'gi');
 
 /**
  * A function that redacts, in any text: every run of `minRedactedRun` or more consecutive

@@ -33,6 +33,10 @@ describe('task-planner CLI', function () {
     const insecure = await cli(['plan', 'Do it', '--workspace', workspace.path, '--base-url', 'http://192.0.2.10:8000/v1', '--timeout', '5'], { OPENAI_API_KEY: 'sk-cli-insecure-SECRET-1357' });
     assert.equal(insecure.code, 2, insecure.stderr);
     assert.match(insecure.stderr, /unencrypted.*--allow-insecure-key/);
+    const query = await cli(['plan', 'Do it', '--workspace', workspace.path, '--base-url', 'https://proxy.example.com/v1?api-key=sk-query-SECRET-2468']);
+    assert.equal(query.code, 2, query.stderr);
+    assert.match(query.stderr, /credential in its query \(api-key=…\)/);
+    assert.ok(!`${query.stdout}${query.stderr}`.includes('SECRET-2468'));
     const credentials = await cli(['plan', 'Do it', '--workspace', workspace.path, '--base-url', 'http://alice:s3cretpassw0rd@127.0.0.1:9/v1']);
     assert.equal(credentials.code, 2, credentials.stderr);
     assert.ok(!credentials.stderr.includes('s3cretpassw0rd'), credentials.stderr);

@@ -23,6 +23,16 @@ describe('baseUrlProblem', () => {
     assert.match(baseUrlProblem('ftp://example.com/v1', withKey) ?? '', /must start with https:\/\//);
   });
 
+  it('attack: refuses a credential in the query (it was printed in the commands a run prints to resume it) without showing it, not other parameters', () => {
+    for (const url of ['https://proxy.example.com/v1?api-key=sk-live-0123456789', 'https://proxy.example.com/v1?api-version=1&KEY=sk-live-0123456789', 'http://127.0.0.1:8000/v1?token=sk-live-0123456789']) {
+      const problem = baseUrlProblem(url, { sendsKey: false, allowHint: '' }) ?? '';
+      assert.match(problem, /holds a credential in its query \((api-key|KEY|token)=…\).*give the key as the API key/, url);
+      assert.ok(!problem.includes('0123456789'), problem);
+    }
+    assert.equal(baseUrlProblem('https://example.openai.azure.com/openai/v1?api-version=preview', withKey), undefined);
+    assert.equal(baseUrlProblem('https://proxy.example.com/v1?keyring=main', withKey), undefined, 'a name that only starts like one');
+  });
+
   it('refuses a user name alone or a password alone, and reads an address with spaces around it', () => {
     assert.match(baseUrlProblem('https://alice@api.example.com/v1', withKey) ?? '', /user name or password/);
     assert.match(baseUrlProblem('https://:pw@api.example.com/v1', withKey) ?? '', /user name or password/);
