@@ -44,6 +44,7 @@ import { setUpModel } from './vscode/setUpModelCommand';
 import { registerChatParticipant } from './vscode/chat/registerChatParticipant';
 import { registerOpenAiChatProvider } from './vscode/openAiChatProvider';
 import { errorMessage } from './shared/errorMessage';
+import { shownLogChannel } from './vscode/channelLogger';
 import type { PlanTreeNode } from './core/view/planTreeModel';
 import type { ConfirmUndo } from './vscode/confirmUndo';
 import { undoneExtent, type UndoneChanges } from './core/tools/undoneChanges';
@@ -98,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
 /** Composition root: wires the core to VS Code. Keep logic out of here. */
 export function composeExtension(context: vscode.ExtensionContext, seams: ExtensionSeams = {}): ExtensionParts {
-  const log = vscode.window.createOutputChannel('Task Planner', { log: true });
+  const log = shownLogChannel(vscode.window.createOutputChannel('Task Planner', { log: true }));
   const settings = readSettings();
   const tree = new PlanTreeProvider(settings.planTreeLayout);
   // Each key is bound to the address it was entered for; one stored before that, to the user's own base URL.

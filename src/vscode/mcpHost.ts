@@ -11,6 +11,7 @@ import { readSettings } from './settings';
 import { McpStartProgress } from './mcpStartProgress';
 import { showError, showInformation, showWarning, withProgress } from './notifications';
 import { shownLine, withoutIcons } from './shownText';
+import { shownLogChannel } from './channelLogger';
 
 /** How long a changed mcp.json is left to settle before it is read for problems. */
 const checkDelayMs = 300;
@@ -32,7 +33,7 @@ export class McpHost implements vscode.Disposable {
   /** The started server sets: the current one, and those replaced that a planning or run still holds. */
   private readonly leases = new ServerLeases<McpServers>();
   private starting: Promise<void> | undefined;
-  private readonly log = vscode.window.createOutputChannel('Task Planner MCP', { log: true });
+  private readonly log = shownLogChannel(vscode.window.createOutputChannel('Task Planner MCP', { log: true }));
   /** Shown while a server connects, once every question about it was answered. */
   private readonly startProgress = new McpStartProgress((task) => void withProgress({ location: vscode.ProgressLocation.Notification }, task));
 

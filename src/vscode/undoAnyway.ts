@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../core/plan/planSchema';
-import { visibleDirection } from '../core/text/visibleDirection';
 import { expectedOf, textOf } from '../core/tools/fileVersions';
 import type { UndoAnyway, UndoOverwrite, UndoReport } from '../core/tools/undoRun';
 import { snapshotScheme, type SnapshotDocuments } from './snapshotDocuments';
 import { showInformation, showWarning } from './notifications';
 import type { RunUndo } from './runUndo';
+import { shownPath } from './shownText';
 
 /** What an Undo acted on: the run, and for Undo from here the step and the plan that scoped it. */
 export interface UndoTarget {
@@ -63,7 +63,8 @@ export function registerUndoAnyway(deps: {
 
 /** Shows the diff of `overwrite` and asks; `true` when the user chose Undo anyway. */
 async function askOne(documents: SnapshotDocuments, overwrite: UndoOverwrite): Promise<boolean> {
-  const shown = visibleDirection(overwrite.path);
+  // A path may hold characters that hide or break a line (tag characters, a line separator): spelled out, as the approval's tab names it.
+  const shown = shownPath(overwrite.path);
   const now = documents.put(overwrite.path, 'now', textOf(overwrite.current) ?? '');
   const after = documents.put(overwrite.path, 'after-undo', textOf(overwrite.restore) ?? '');
   await vscode.commands.executeCommand('vscode.diff', now, after, vscode.l10n.t('{0}: now ↔ after Undo anyway', shown), { preview: false });

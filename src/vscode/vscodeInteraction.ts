@@ -17,6 +17,7 @@ import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 import { errorMessage } from '../shared/errorMessage';
+import { visibleControls } from '../shared/visibleCharacters';
 import { pickAnswer } from './answerPicker';
 import { shownLine, shownPath, shownProse, shownQuestion } from './shownText';
 import { showError, showInformation, showWarning } from './notifications';
@@ -329,7 +330,9 @@ async function showFileApproval(
     const [approve, reject, feedback] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject'), feedbackLabel()];
     const choice = await askConsent(
       vscode.l10n.t('{0}: allow step "{1}" to {2} this file?', target, stepTitle, verb),
-      withNotes(`${outside === '' ? '' : `${outsideNote()}\n`}${proposal.diff.slice(0, 4000)}`, request, waiting),
+      // The file's and the model's text as it is: a direction override or a zero-width character made visible, as the diff
+      // editor marks them (Trojan Source: a line that reads as a comment and is code).
+      withNotes(`${outside === '' ? '' : `${outsideNote()}\n`}${visibleControls(proposal.diff.slice(0, 4000))}`, request, waiting),
       reject,
       ...feedbackButton(request),
       approve,

@@ -31,6 +31,9 @@ export interface CommandToApprove {
 /** Most changed files a question names; the rest are counted. */
 const shownChanges = 5;
 
+/** Most characters of the step's title a question's heading shows (then cut, marked), so the command below stays in sight. */
+const maxShownTitleChars = 200;
+
 /** Most lines of a command's input a question shows, and most characters of each. */
 export const shownInputLimits = { lines: 5, lineChars: 160 } as const;
 
@@ -57,7 +60,7 @@ const unsafeInLine = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\
 export function commandApprovalText(command: CommandToApprove): { message: string; detail: string } {
   const folder = command.cwd === '' ? 'the workspace folder' : shownCommandWord(command.cwd);
   return {
-    message: `Step "${oneLine(command.title)}" wants to run a command${command.retry ? ` again (attempt ${command.retry.attempt} of ${command.retry.of})` : ''}.`,
+    message: `Step "${oneLine(visibleControls(command.title.slice(0, maxShownTitleChars * 4)), maxShownTitleChars)}" wants to run a command${command.retry ? ` again (attempt ${command.retry.attempt} of ${command.retry.of})` : ''}.`,
     detail:
       `Command: ${shownCommand(command.argv)}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}` +
       (command.program

@@ -6,6 +6,7 @@ import { validatePlan } from '../../core/plan/validatePlan';
 import { chatEventMarkdown, chatLimits, chatPlanMarkdown, chatSummaryMarkdown, chatText } from '../../core/view/chatMarkdown';
 import { runSummary } from '../../core/view/runSummary';
 import { oneLine } from '../../core/text/oneLine';
+import { visibleControls } from '../../shared/visibleCharacters';
 import { normalizeWorkspacePath } from '../../core/workspace/resolveInRoot';
 import { errorMessage } from '../../shared/errorMessage';
 import { planButtons, type ChatDeps } from './chatDeps';
@@ -167,7 +168,8 @@ function showSummary(state: RunState, stream: vscode.ChatResponseStream, ranIn: 
     }
     const uri = vscode.Uri.joinPath(folder.uri, inside);
     stream.markdown('- ');
-    stream.anchor(uri, oneLine(path, chatLimits.title));
+    // Its name as it is: a tag character or a line separator in it spelled out, never hidden or read as a space.
+    stream.anchor(uri, oneLine(visibleControls(path), chatLimits.title));
     stream.markdown('\n');
     stream.reference(uri);
   }
