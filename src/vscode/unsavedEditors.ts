@@ -1,5 +1,7 @@
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { foldedPath } from '../core/workspace/changeKey';
 import type { ChangeOptions, WorkspaceFs } from '../core/workspacePorts';
 import { WorkspaceError } from '../core/workspace/workspaceError';
 import { showWarning } from './notifications';
@@ -57,8 +59,7 @@ export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative, by) 
  */
 export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: AskAboutUnsaved = askAboutUnsaved): WorkspaceFs {
   const settleUnsaved = async (input: string, by: ChangeOptions['by'], signal: AbortSignal | undefined): Promise<void> => {
-    const target = vscode.Uri.file(path.resolve(root, input)).toString();
-    const open = vscode.workspace.textDocuments.find((document) => document.isDirty && document.uri.toString() === target);
+    const open = await dirtyDocumentOf(path.resolve(root, input));
     if (open === undefined) return;
     if ((await ask(open, input, by)) === 'keep') {
       throw new WorkspaceError(
@@ -87,6 +88,28 @@ export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: A
       return workspace.delete(input, signal, options);
     },
   };
+}
+
+/**
+ * The document open with unsaved changes on the file `file` (absolute) names: the one of that name, or one whose name
+ * leads to the same file once links are followed (a step writing `alias.md -> notes.md` while `notes.md` is open with
+ * unsaved changes wrote over them unasked: an outside attack), in any letter case where the disk ignores it (macOS,
+ * Windows).
+ */
+async function dirtyDocumentOf(file: string): Promise<vscode.TextDocument | undefined> {
+  const dirty = vscode.workspace.textDocuments.filter((document) => document.isDirty && document.uri.scheme === 'file');
+  const target = vscode.Uri.file(file).toString();
+  const named = dirty.find((document) => document.uri.toString() === target);
+  if (named !== undefined || dirty.length === 0) return named;
+  const place = await placeOf(file);
+  for (const document of dirty) if ((await placeOf(document.uri.fsPath)) === place) return document;
+  return undefined;
+}
+
+/** Where `file` (absolute) is on disk, links followed (as named when it cannot be told), folded where the disk ignores letter case. */
+async function placeOf(file: string): Promise<string> {
+  const real = await fsp.realpath(file).catch(() => path.resolve(file));
+  return process.platform === 'linux' ? real : foldedPath(real);
 }
 
 /** How long `saved` waits for a save already under way (an auto save running its save participants), in milliseconds. */

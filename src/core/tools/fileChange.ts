@@ -2,7 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { FileProposal } from '../interactionPorts';
 import type { FileVersion } from '../runStorePorts';
 import type { TargetCheck } from '../workspacePorts';
-import { changeKey } from '../workspace/changeKey';
+import { changeKey, foldedPath } from '../workspace/changeKey';
 import { isProtectedPath, protectedPlaceHint, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
@@ -96,7 +96,7 @@ async function changeLocked(
   for (let round = 1; ; round++) {
     // At every read, not only the first: a file that changed under the write (while its question was open, or between the
     // check and the write) is read again, and a write over it would drop that change (an outside attack).
-    if (operation === 'write') refuseDroppingUnseen(ctx, path, seen, current);
+    if (operation === 'write') await refuseDroppingUnseen(ctx, input.resolvedPath, path, seen, current, signal);
     const proposed = input.propose(textOf(current));
     refuseTooLarge(path, proposed);
     if (proposed === textOf(current) && withheld === undefined) return { path, operation: 'unchanged', changed: false, bytes: 0 };
@@ -160,7 +160,14 @@ function onlyWhileLeadingTo(resolvedPath: string): TargetCheck {
  * the file (`seen`), or, when it never saw it, one made by a step of the run that this step does not depend on (two
  * steps that may run in any order: the write would erase the other's change, both reporting success).
  */
-function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | undefined, current: FileVersion): void {
+async function refuseDroppingUnseen(
+  ctx: ToolContext,
+  resolvedPath: string,
+  path: string,
+  seen: string | undefined,
+  current: FileVersion,
+  signal: AbortSignal,
+): Promise<void> {
   if (!current.exists) return;
   if (seen !== undefined) {
     if (current.sha256 === seen) return;
@@ -168,7 +175,7 @@ function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | und
       modelHint: 'Read it again and write your change on what it holds now.',
     });
   }
-  const others = ctx.unrelatedChanges?.(path) ?? [];
+  const others = await unrelatedChangesOfFile(ctx, path, resolvedPath, signal);
   if (others.length === 0) return;
   const kind = others.length === 1 ? 'step' : 'steps';
   // The Plan view shows titles, a plan file ids: both, the title on one line and cut short (a model's or a file's text).
@@ -184,6 +191,31 @@ function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | und
       `To write over it, make this step depend on ${kind} ${ids}.`,
     { modelHint: 'Read it and write your change on what it holds now, or edit it with edit_file.' },
   );
+}
+
+/**
+ * The steps the run's `unrelatedChanges` names for this file under any of its names: the path as given, where it leads,
+ * and every other path the run changed that leads to the same place (a link inside the workspace, or a name a
+ * case-insensitive disk takes for it, as `foldedPath` compares): a blind write through `alias.md -> notes.md` dropped a
+ * parallel step's edit of `notes.md`, both steps completed (an outside attack).
+ */
+async function unrelatedChangesOfFile(ctx: ToolContext, path: string, resolvedPath: string, signal: AbortSignal): Promise<{ id: string; title: string }[]> {
+  if (ctx.unrelatedChanges === undefined) return [];
+  const place = foldedPath(resolvedPath);
+  const names = new Set([path, resolvedPath]);
+  for (const { path: changed } of ctx.filesChangedInRun?.() ?? []) {
+    if (names.has(changed)) continue;
+    if (foldedPath(changed) === place || foldedPath(changed) === foldedPath(path)) {
+      names.add(changed);
+      continue;
+    }
+    // Where it leads now; a path gone or refused since leads nowhere this write goes.
+    const leadsTo = await Promise.resolve(ctx.workspace.locate?.(changed, signal)).catch(() => undefined);
+    if (leadsTo !== undefined && foldedPath(leadsTo) === place) names.add(changed);
+  }
+  const found = new Map<string, { id: string; title: string }>();
+  for (const name of names) for (const step of ctx.unrelatedChanges(name)) found.set(step.id, step);
+  return [...found.values()];
 }
 
 /**
