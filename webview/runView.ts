@@ -15,6 +15,7 @@ import { runAnnouncement } from './runAnnouncement';
 import { renderReplans, renderSummary } from './runSummary';
 import { renderTimeline, timelineAfter } from './timelineChart';
 import { stepFailureLines, type FailureLine } from './stepFailureLines';
+import { attemptsText } from './attemptsText';
 import { progressText } from '../src/shared/progressPercent';
 import { renderObjective } from './objectiveHeading';
 
@@ -180,7 +181,7 @@ export class RunViewElement extends LitElement {
               <td class="muted">v${version}</td>
               <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
               <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
-              <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
+              <td>${attemptsText(step)}</td>
               <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
               <td class="details">${this.renderFailure(step)}${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}</td>
             </tr>`,
@@ -237,7 +238,7 @@ export class RunViewElement extends LitElement {
       <td class="muted">${index + 1}</td>
       <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
       <td><span class="status s-${stepDot(step)}"><span class="status-dot"></span><span class="step-status">${step.statusLabel ?? formatStatus(step.status)}</span></span></td>
-      <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
+      <td>${attemptsText(step)}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
         ${step.feedback === undefined ? nothing : html`<div class="muted" data-role="step-feedback">You rejected a change and said: “${step.feedback}”. The agent revises it.</div>`}
