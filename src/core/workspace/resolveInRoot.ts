@@ -56,7 +56,10 @@ export interface ResolvedPath {
 const lookAlikes = /[\u2024\u2025\u2026\u2044\u2215\u2216\u29f8\u29f9\u3002\ufe52\ufe55\ufe68\uff0e\uff0f\uff1a\uff3c\uff61]/u;
 // Invisible format characters (zero-width, bidi overrides, BOM) hide what a path really is.
 // U+206A–206F too: deprecated format characters that HFS+ leaves out of a name (`.g\u206Ait` opened `.git`).
-const invisible = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u;
+// And what shows nothing where a name is read (the combining grapheme joiner, Khmer's inherent vowels, the interlinear
+// annotation controls, the musical format controls, the tag characters): a file so named looked like another in every list.
+// eslint-disable-next-line no-misleading-character-class -- single code points: the combining grapheme joiner is one of them, alone.
+const invisible = /[\u00ad\u034f\u17b4\u17b5\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]/u;
 // A Windows short (8.3) name (`GIT~1`, `ENV~1.LOC`): it opens whatever long name it stands for there (`.git`, `.env`).
 const shortName = /^[^.~]{1,6}~\d{1,6}(\.[^.]{1,3})?$/;
 // Percent-encoded dot, separators, colon, NUL or percent: decoded by some layer, they escape.
@@ -69,7 +72,8 @@ const deviceInitials = new Set([0x63, 0x70, 0x61, 0x6e, 0x6c]);
 const plainPath = /^[A-Za-z0-9 _.,+=@#()[\]{}!&'~^$;-]*(?:\/[A-Za-z0-9 _.,+=@#()[\]{}!&'~^$;-]*)*$/;
 
 function checkCharacters(input: string): void {
-  if (/[\u0000-\u001f\u007f]/.test(input)) throw new PathRefusedError(input, 'it contains a NUL or control character');
+  // C1 controls and the line and paragraph separators too: a name holding one broke or hid a line wherever it was shown.
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(input)) throw new PathRefusedError(input, 'it contains a NUL or control character');
   if (invisible.test(input)) throw new PathRefusedError(input, 'it contains an invisible or text-direction character');
   if (lookAlikes.test(input) || hasNormalisingSpecial(input)) {
     throw new PathRefusedError(input, 'it contains a Unicode character that looks like ".", "/", "\\" or ":"');

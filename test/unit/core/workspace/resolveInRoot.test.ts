@@ -145,6 +145,16 @@ describe('resolveInRoot', () => {
       for (const char of ['\u206a', '\u206f']) assert.equal(refusal(`.g${char}it/config`, root).reason, 'it contains an invisible or text-direction character');
     });
 
+    it('attack: refuses a name holding what shows nothing or breaks a line where it is read (a model named a file to look like another)', () => {
+      for (const char of ['\u{e0041}', '\u{e007f}', '\u{e0000}', '\u034f', '\u17b4', '\u17b5', '\ufff9', '\ufffb', '\u{1d173}', '\u{1d17a}']) {
+        assert.equal(refusal(`notes${char}.md`, root).reason, 'it contains an invisible or text-direction character', JSON.stringify(char));
+      }
+      for (const char of ['\u0080', '\u0085', '\u009b', '\u009f', '\u2028', '\u2029']) {
+        assert.equal(refusal(`notes${char}(approved).md`, root).reason, 'it contains a NUL or control character', JSON.stringify(char));
+      }
+      for (const name of ['\u00a0notes.md', 'caf\u00e9.md', '\u{1f600}.md', '\u180enotes.md', 'a\u{e0080}.md']) assert.equal(normalizeWorkspacePath(name, root), name, JSON.stringify(name));
+    });
+
     it('attack: refuses a Windows short (8.3) name, which opens the long name it stands for there (GIT~1 is .git), and keeps names with a tilde', () => {
       for (const input of ['GIT~1/config', 'x/ENV~1', 'ENV~12.LOC', 'progra~1/a', 'TASK-P~1/tmp/x', 'GIT~1./config', 'GIT~1 /config']) {
         assert.match(refusal(input, root).reason, /looks like a Windows short \(8\.3\) name, which can stand for another file or folder; use its full name$/, input);
