@@ -33,7 +33,7 @@ const dirty = (file: string): FakeDocument => {
   return document;
 };
 
-// Outside attack (2027-01): the question before a change of a file open with unsaved changes looked for a document of
+// Outside attack (2026-12-07): the question before a change of a file open with unsaved changes looked for a document of
 // exactly the path the step named: a step writing `alias.md` (a link to `notes.md`, in the workspace) or `notes.md` while
 // the user typed in `alias.md` wrote over the typing unasked, the editor then offering to overwrite the step's change.
 describe('guardUnsavedEditors: a file open with unsaved changes under another name (attack)', () => {

@@ -3,23 +3,11 @@ import type { ApprovalRequest } from '../../../src/core/interactionPorts';
 import type * as InteractionModule from '../../../src/vscode/vscodeInteraction';
 import type * as PromptsModule from '../../../src/vscode/pendingPrompts';
 import { requireWithVscode } from '../../fakes/requireWithVscode';
+import { EventEmitter } from '../../fakes/vscodeEventEmitter';
 
 /** The smallest `vscode` the command question needs: an event emitter, `setContext`, and a modal that answers `choose`. */
 function editor(choose: (buttons: string[]) => string | undefined) {
   const asked: { message: string; detail: string; buttons: string[] }[] = [];
-  class EventEmitter<T> {
-    private listeners: ((value: T) => void)[] = [];
-    readonly event = (listener: (value: T) => void) => {
-      this.listeners.push(listener);
-      return { dispose: () => (this.listeners = this.listeners.filter((kept) => kept !== listener)) };
-    };
-    fire(value: T): void {
-      for (const listener of this.listeners) listener(value);
-    }
-    dispose(): void {
-      this.listeners = [];
-    }
-  }
   const api = {
     EventEmitter,
     commands: { executeCommand: () => Promise.resolve(undefined) },

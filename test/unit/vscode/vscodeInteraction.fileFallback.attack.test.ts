@@ -4,22 +4,10 @@ import type { ApprovalRequest } from '../../../src/core/interactionPorts';
 import type * as InteractionModule from '../../../src/vscode/vscodeInteraction';
 import type * as PromptsModule from '../../../src/vscode/pendingPrompts';
 import { requireWithVscode } from '../../fakes/requireWithVscode';
+import { EventEmitter } from '../../fakes/vscodeEventEmitter';
 
 function editor() {
   const asked: { message: string; detail: string; buttons: string[] }[] = [];
-  class EventEmitter<T> {
-    private listeners: ((value: T) => void)[] = [];
-    readonly event = (listener: (value: T) => void) => {
-      this.listeners.push(listener);
-      return { dispose: () => (this.listeners = this.listeners.filter((kept) => kept !== listener)) };
-    };
-    fire(value: T): void {
-      for (const listener of this.listeners) listener(value);
-    }
-    dispose(): void {
-      this.listeners = [];
-    }
-  }
   const api = {
     EventEmitter,
     // The diff editor cannot open: the dialog asks instead.

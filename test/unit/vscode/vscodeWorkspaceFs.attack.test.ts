@@ -20,7 +20,7 @@ const { createVscodeDirectoryFs } = requireWithVscode<typeof VscodeWorkspaceFsMo
   },
 });
 
-// Outside attack (2027-01): in the editor every change is written to a new file and renamed over the old one, but the
+// Outside attack (2026-12-07): in the editor every change is written to a new file and renamed over the old one, but the
 // new file got the file service's default bits: an edit of an executable script left it not executable
 // (`./deploy.sh`: permission denied, and `git diff` showing `old mode 100755 / new mode 100644`), and Undo of a deleted
 // script brought it back without them.

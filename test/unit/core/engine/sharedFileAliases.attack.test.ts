@@ -57,7 +57,7 @@ function caseFolding(memory: MemoryWorkspace): WorkspaceFs {
 const run = (plan: ReturnType<typeof makePlan>, workspace: WorkspaceFs) =>
   runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
 
-// Outside attack (2027-01): a blind whole-file write is refused over a change of the same file by a step it does not
+// Outside attack (2026-12-07): a blind whole-file write is refused over a change of the same file by a step it does not
 // depend on, but the change was looked up by the path as each step named it: a step writing the file through a link
 // inside the workspace (`alias.md -> notes.md`) dropped a parallel edit of `notes.md`, both steps completed.
 describe('parallel changes of one file under two names (attack)', () => {
