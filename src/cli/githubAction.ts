@@ -11,6 +11,7 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { parseAllowRule } from './cliAllowRules';
 import { errorMessage } from '../shared/errorMessage';
 import { leadsOutside } from '../shared/leadsOutside';
+import { visibleControls } from '../shared/visibleCharacters';
 
 /** What the CLI child returned: its exit code and standard output (progress went to the job log). */
 export interface CliOutcome {
@@ -109,7 +110,8 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
       'exit-code': String(outcome.code),
     });
     const ended = result === undefined ? `the plan did not run (exit code ${outcome.code})` : `run ${result.runId} ${result.status}`;
-    log(`Task Planner: ${ended}; ${copied} journal file${copied === 1 ? '' : 's'} in ${journalDir}.`);
+    // On one line: a journal-dir input holding a line break then "::" issued a workflow command of its own (attack).
+    log(logLineText(`Task Planner: ${ended}; ${copied} journal file${copied === 1 ? '' : 's'} in ${journalDir}.`));
     const annotation = endAnnotation(result, outcome.code);
     if (annotation !== undefined) log(`::error title=Task Planner::${workflowCommandText(annotation)}`);
     return outcome.code;
@@ -279,6 +281,14 @@ async function writeOutputs(env: Readonly<Record<string, string | undefined>>, o
     })
     .join('');
   await appendFile(file, text, 'utf8');
+}
+
+/**
+ * `text` as one line of the job log: line breaks (the runner starts a line at a CR as at an LF) and every other control
+ * written as escapes, so no part of it begins a line the runner would read as a workflow command (`::…`, `##[…`).
+ */
+export function logLineText(text: string): string {
+  return visibleControls(text).replace(/\n/g, '\\n');
 }
 
 /** `text` as a workflow command's message: `%`, CR and LF escaped as GitHub reads them back. */

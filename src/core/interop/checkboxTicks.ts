@@ -13,10 +13,15 @@ export interface TickTarget {
  * item), then each task above it that completed and has none left either, innermost first. A task is done with its
  * sub-tasks, as Kiro marks a parent done: a trial's parent was ticked first and stayed ticked above sub-tasks that then
  * failed. A sub-task done in the file or optional is none left to do. Only steps whose origin says to tick them
- * (`SourceOrigin.tick`) are ticked; `completed` says which steps completed before this one. Pure; linear in the steps.
+ * (`SourceOrigin.tick`) are ticked; `completed` says which steps completed before this one; `origins` are those of `steps`
+ * (`originsOf`), when the caller has read them already. Pure; linear in the steps.
  */
-export function checkboxTicks(step: Step, steps: readonly Step[], completed: (id: string) => boolean): TickTarget[] {
-  const origins = steps.map((each) => (each.input === undefined ? undefined : readOrigin(each.input).origin));
+export function checkboxTicks(
+  step: Step,
+  steps: readonly Step[],
+  completed: (id: string) => boolean,
+  origins: readonly (SourceOrigin | undefined)[] = originsOf(steps),
+): TickTarget[] {
   const at = steps.findIndex((each) => each.id === step.id);
   const own = at < 0 ? undefined : origins[at];
   if (own === undefined || !own.tick) return [];
@@ -44,4 +49,9 @@ export function checkboxTicks(step: Step, steps: readonly Step[], completed: (id
     ticks.push({ step: steps[above]!, origin });
   }
   return ticks;
+}
+
+/** The origin of each of `steps` (`readOrigin`), in their order; `undefined` for a step that came from no task file. */
+export function originsOf(steps: readonly Step[]): (SourceOrigin | undefined)[] {
+  return steps.map((each) => (each.input === undefined ? undefined : readOrigin(each.input).origin));
 }

@@ -8,6 +8,8 @@ const opening = /^\uFEFF?---[ \t]*\r?\n/;
 const closing = /(?<=^|\n)---[ \t]*\r?(?=\n|$)/;
 /** The statuses Cursor gives a todo, and whether a todo with it is done with. */
 const cursorStatusDone: Readonly<Record<string, boolean>> = { pending: false, in_progress: false, completed: true, cancelled: true };
+/** Most characters of front matter read: 5,000 todos (the most one plan is made of) of a line of text each fit well within it. */
+export const maxFrontMatterChars = 1_000_000;
 const todoFields: ReadonlySet<string> = new Set(['id', 'content', 'status', 'dependencies']);
 
 /**
@@ -24,7 +26,19 @@ export function readCursor(text: string, name: string): SourceDocument & { probl
   const end = closing.exec(rest);
   if (!start || !end) return { title: name, tasks: [], notes: bodyNotes(text, 1), problem: 'it has no YAML front matter between "---" lines' };
   const yamlText = rest.slice(0, end.index);
-  const lineAt = (offset: number): number => 2 + (yamlText.slice(0, offset).match(/\n/g)?.length ?? 0);
+  // The YAML reader takes seconds for each hundred thousand todos: a 10 MB front matter held the import for half a minute
+  // before it was refused for its number of tasks (attack).
+  if (yamlText.length > maxFrontMatterChars) {
+    return {
+      title: name,
+      tasks: [],
+      notes: bodyNotes(text, 1),
+      problem:
+        `its front matter is ${yamlText.length.toLocaleString('en-US')} characters long, more than the ${maxFrontMatterChars.toLocaleString('en-US')} read; ` +
+        'a plan that large is best split into smaller plans',
+    };
+  }
+  const lineAt = lineOfOffset(yamlText, 2);
   const document = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, schema: 'core' });
   const bodyStart = lineAt(yamlText.length) + 1;
   const body = bodyNotes(rest.slice(end.index + end[0].length).replace(/^\r?\n/, ''), bodyStart + 1);
@@ -64,6 +78,25 @@ function taskOf(todo: unknown, line: number, named: boolean): SourceTask {
   if (named) task.dependsOn = Array.isArray(fields['dependencies']) ? fields['dependencies'].map(String) : [];
   for (const [key, value] of Object.entries(fields)) if (!todoFields.has(key)) task.details.push(`${key}: ${JSON.stringify(value)}`);
   return task;
+}
+
+/**
+ * The line number of an offset of `text` whose first line is `first`: counted once, each offset then found by halving (a
+ * count from the start for each todo took 12 s for 10,000 todos and grew with their square: attack).
+ */
+function lineOfOffset(text: string, first: number): (offset: number) => number {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return first + low;
+  };
 }
 
 function bodyNotes(text: string, firstLine: number): SourceNote[] {

@@ -1,9 +1,10 @@
 import type { StepEpilogue } from '../engine/runOptions';
 import { changeFile } from '../tools/fileChange';
 import type { ToolContext } from '../tools/tool';
-import { checkboxTicks, type TickTarget } from './checkboxTicks';
+import { checkboxTicks, originsOf, type TickTarget } from './checkboxTicks';
 import { readOrigin, type SourceOrigin } from './sourceOrigin';
-import { tickTaskLine } from './tickTaskLine';
+import { taskIdentity, tickTaskLine, type TickedText } from './tickTaskLine';
+import type { Step } from '../plan/planSchema';
 
 /**
  * The `stepEpilogue` that ticks an imported step's checkbox in its task file once the step
@@ -22,16 +23,55 @@ export const tickSourceCheckbox: StepEpilogue = (step, tools, signal, run) => {
   const origin = step.input === undefined ? undefined : readOrigin(step.input).origin;
   if (origin === undefined || !origin.tick) return undefined;
   const completed = (id: string): boolean => run.steps[id]?.status === 'completed';
-  return tick(origin, step.title, tools, signal, (current) => {
+  const { origins, lineOf } = tasksOf(steps);
+  return tick(origin, step.title, tools, signal, lineOf, (current) => {
     const tickedIn = (id: string): boolean => {
       const other = steps.find((each) => each.id === id);
       const its = other?.input === undefined ? undefined : readOrigin(other.input).origin;
-      const ticked = its === undefined ? undefined : tickTaskLine(current, its, other!.title);
+      const ticked = its === undefined ? undefined : lineOf(current, other!, its);
       return ticked?.ok === true && ticked.text === current;
     };
-    return checkboxTicks(step, steps, (id) => completed(id) || tickedIn(id));
+    return checkboxTicks(step, steps, (id) => completed(id) || tickedIn(id), origins);
   });
 };
+
+/** `tickTaskLine` for a step of `steps` from its `origin`, told apart from the other steps of the plan that come from tasks of the same text. */
+type LineTicker = (text: string, step: Step, origin: SourceOrigin) => TickedText;
+
+/**
+ * The origins of a plan's steps and its `LineTicker`, read once for each plan a run holds: read again as each step completed,
+ * they made the ticks of a run of 1,000 tasks take 11 s, growing with their square.
+ */
+const planTasks = new WeakMap<readonly Step[], { origins: (SourceOrigin | undefined)[]; lineOf: LineTicker }>();
+
+function tasksOf(steps: readonly Step[]): { origins: (SourceOrigin | undefined)[]; lineOf: LineTicker } {
+  let tasks = planTasks.get(steps);
+  if (tasks === undefined) {
+    const origins = originsOf(steps);
+    tasks = { origins, lineOf: tasksInFile(steps, origins) };
+    planTasks.set(steps, tasks);
+  }
+  return tasks;
+}
+
+function tasksInFile(steps: readonly Step[], origins: readonly (SourceOrigin | undefined)[]): LineTicker {
+  const byIdentity = new Map<string, { id: string; line: number }[]>();
+  for (const [index, each] of steps.entries()) {
+    const origin = origins[index];
+    const identity = origin === undefined ? undefined : taskIdentity(origin, each.title);
+    if (origin === undefined || identity === undefined) continue;
+    const same = byIdentity.get(identity) ?? [];
+    same.push({ id: each.id, line: origin.line });
+    byIdentity.set(identity, same);
+  }
+  for (const same of byIdentity.values()) same.sort((one, other) => one.line - other.line);
+  return (text, step, origin) => {
+    const identity = taskIdentity(origin, step.title);
+    const same = identity === undefined ? undefined : byIdentity.get(identity);
+    const index = same === undefined ? -1 : same.findIndex((each) => each.id === step.id);
+    return tickTaskLine(text, origin, step.title, index < 0 ? undefined : { index, of: same!.length });
+  };
+}
 
 /** Ticks, in one change of the task file `origin` (of the step titled `title`) names, the checkboxes `ticksOf` finds in the file as it is now. */
 async function tick(
@@ -39,6 +79,7 @@ async function tick(
   title: string,
   tools: ToolContext,
   signal: AbortSignal,
+  lineOf: LineTicker,
   ticksOf: (current: string) => TickTarget[],
 ): Promise<void> {
   // The tick is the run's own change of the task file, not the step's: it is within the step's files, so it asks as the
@@ -54,7 +95,7 @@ async function tick(
         if (current === undefined) throw new Error(`${origin.file} is gone, so the checkbox of "${title}" could not be ticked.`);
         let text = current;
         for (const target of ticksOf(current)) {
-          const ticked = tickTaskLine(text, target.origin, target.step.title);
+          const ticked = lineOf(text, target.step, target.origin);
           if (!ticked.ok) throw new Error(ticked.problem);
           text = ticked.text;
         }

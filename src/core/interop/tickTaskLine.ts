@@ -27,9 +27,11 @@ const keyWord = (key: string): RegExp => new RegExp(`^[*_\`]*${key.replace(/[.*+
  * import. No such line, or more than one, or a file of old Mac line endings (`hasOldMacLineEndings`, its lines not told
  * apart) is a problem that says so, and nothing changes. Everything else is kept byte for byte: a
  * byte order mark, each line's own ending (`\r\n` or `\n`), a ticked box's case. A task
- * already ticked gives back `text` as it is.
+ * already ticked gives back `text` as it is. A task the file held more than once (`twins`: its steps read from lines of
+ * the same text in the same section) is the one at its place among the lines that hold that text now, and only while
+ * there are as many: a line number or a search tells such tasks apart no more.
  */
-export function tickTaskLine(text: string, origin: SourceOrigin, title: string): TickedText {
+export function tickTaskLine(text: string, origin: SourceOrigin, title: string, twins?: Twins): TickedText {
   const what = origin.key !== undefined ? `task ${origin.key}` : `the task "${title}"`;
   if (hasOldMacLineEndings(text)) return { ok: false, problem: `${oldMacLineEndingsProblem(origin.file)}. The checkbox of ${what} was left as it is.` };
   const parts = text.split(/(\r?\n)/);
@@ -58,7 +60,21 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
     return whole !== undefined ? visibleControls(task) === whole : wanted !== '' && stepTitleOf(task) === wanted;
   };
   let number: number | undefined;
-  if (!unsure && matches(origin.line) && inSection(origin.line)) number = origin.line;
+  if (twins !== undefined && twins.of > 1) {
+    // Attack: two "Run the tests" tasks, two lines added above them while the run went on: the second task's line now held
+    // the first, which was ticked for it; after the user removed the first task, its step ticked the second's box.
+    const holding: number[] = [];
+    for (let index = 0; index < parts.length; index += 2) if (matches(index / 2 + 1) && inSection(index / 2 + 1)) holding.push(index / 2 + 1);
+    if (holding.length !== twins.of) {
+      return {
+        ok: false,
+        problem:
+          `${origin.file} had ${twins.of} checkboxes for ${what} and has ${holding.length} now${holding.length > 0 ? ` (lines ${holding.join(', ')})` : ''}; ` +
+          'none was ticked, to be sure not to tick another of them. Tick it by hand.',
+      };
+    }
+    number = holding[twins.index]!;
+  } else if (!unsure && matches(origin.line) && inSection(origin.line)) number = origin.line;
   else {
     const everywhere: number[] = [];
     for (let index = 0; index < parts.length; index += 2) if (matches(index / 2 + 1)) everywhere.push(index / 2 + 1);
@@ -81,6 +97,23 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
   if (ticked || !box) return { ok: true, text, line: number };
   parts[(number - 1) * 2] = `${line.slice(0, box.index)}[x]${line.slice(box.index + 3)}`;
   return { ok: true, text: parts.join(''), line: number };
+}
+
+/** A task the file held more than once: it was the `index`-th (from 0, in the file's order) of `of` tasks of one text and section. */
+export interface Twins {
+  index: number;
+  of: number;
+}
+
+/**
+ * What tells a task without a key from the others as `tickTaskLine` finds it (its innermost section and its whole text, else
+ * its title), for `origin` of a step titled `title`; `undefined` for a task with a key, which is told by the key alone.
+ */
+export function taskIdentity(origin: SourceOrigin, title: string): string | undefined {
+  if (origin.key !== undefined) return undefined;
+  const wanted = title.trim();
+  const whole = origin.taskText !== undefined && stepTitleOf(origin.taskText) === wanted ? visibleControls(origin.taskText) : wanted;
+  return JSON.stringify([origin.file, origin.section.at(-1) ?? null, whole]);
 }
 
 /** For each line of `parts` (lines at even indexes), the text of the innermost heading above it outside fenced code, as `readMarkdownTasks` reads headings. */
