@@ -313,7 +313,8 @@ async function sendAttempt(
     state.toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>
       call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
     );
-    checkReplySize(state.text.length + state.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0));
+    checkToolCallCount(state.toolCalls.length);
+    checkReplySize(state.text.length + state.toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0));
     state.finishReason = choice.finish_reason ?? undefined;
     state.model = response.model || undefined;
     if (response.usage) state.usage = reportedUsage(response.usage);
@@ -339,7 +340,9 @@ async function sendAttempt(
     const content = choice.delta?.content;
     state.reasoningChars += reasoningLength(choice.delta);
     // Stryker disable next-line ArrayDeclaration: a string in place of the empty list has no function, so adds 0
-    replyChars += (content?.length ?? 0) + (choice.delta?.tool_calls ?? []).reduce((sum, part) => sum + (part.function?.arguments?.length ?? 0), 0);
+    replyChars +=
+      (content?.length ?? 0) +
+      (choice.delta?.tool_calls ?? []).reduce((sum, part) => sum + (part.function?.name?.length ?? 0) + (part.function?.arguments?.length ?? 0), 0);
     checkReplySize(replyChars);
     if (content) {
       state.text += content;
@@ -347,6 +350,7 @@ async function sendAttempt(
       request.onDelta?.({ kind: 'text', text: content });
     }
     for (const part of choice.delta?.tool_calls ?? []) {
+      checkToolCallIndex(part.index);
       const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
       if (part.id) call.id = part.id;
       if (part.function?.name) call.name += part.function.name;
@@ -375,6 +379,30 @@ class EmptyReplyError extends Error {}
 /** A reply longer than `textCaps.modelReply` characters: a broken or hostile server, not retried. */
 class ReplyTooLongError extends Error {}
 
+/**
+ * Most tool calls one reply may hold. A model asks for a few at a time (the agent runs 16 a turn); a server's thousands of
+ * calls with empty arguments counted as no characters, and each became a message of the next request.
+ */
+export const maxReplyToolCalls = 1000;
+
+/** A reply refused for its shape (a tool call index that is none, too many tool calls): a broken or hostile server, not retried. */
+class ReplyRefusedError extends Error {}
+
+/**
+ * Refuses a streamed tool call's `index` that is not a whole number below `maxReplyToolCalls`: the server's word, used as
+ * a list's index. `"__proto__"` wrote the call onto `Array.prototype`, and 4294967294 made a sparse list that took minutes
+ * of the thread to go through.
+ */
+function checkToolCallIndex(index: unknown): void {
+  if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < maxReplyToolCalls) return;
+  const shown = capText(JSON.stringify(index) ?? String(index), 40);
+  throw new ReplyRefusedError(`the reply gave a tool call index of ${shown}; a reply may hold at most ${maxReplyToolCalls} tool calls, indexed from 0.`);
+}
+
+function checkToolCallCount(count: number): void {
+  if (count > maxReplyToolCalls) throw new ReplyRefusedError(`the reply holds ${count} tool calls; a reply may hold at most ${maxReplyToolCalls}.`);
+}
+
 function checkReplySize(chars: number): void {
   if (chars > textCaps.modelReply) {
     throw new ReplyTooLongError(`the reply went past ${textCaps.modelReply} characters, more than any answer this client accepts.`);
@@ -395,7 +423,7 @@ function classify(error: unknown, signal: AbortSignal, now: number, baseURL: str
   if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: 'aborted', status: undefined, detail: 'cancelled.' };
   if (error instanceof AttemptTimeout) return { kind: 'timeout', status: undefined, detail: error.message };
   // Stryker disable next-line ConditionalExpression: the last return gives the same kind and detail
-  if (error instanceof ReplyTooLongError) return { kind: 'other', status: undefined, detail: error.message };
+  if (error instanceof ReplyTooLongError || error instanceof ReplyRefusedError) return { kind: 'other', status: undefined, detail: error.message };
   const tooLarge = tooLargeBody(error);
   if (tooLarge) return { kind: 'other', status: undefined, detail: tooLarge.message };
   if (error instanceof EmptyReplyError) return { kind: 'malformed', status: undefined, detail: `the server answered, but ${error.message}` };

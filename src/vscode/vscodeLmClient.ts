@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LlmClient } from '../core/servicePorts';
 import { LlmError, type LlmErrorKind } from '../core/llm/llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall } from '../core/llm/llmTypes';
+import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
 import { errorMessage } from '../shared/errorMessage';
 
 /**
@@ -173,11 +174,16 @@ async function exchange(
   request.signal.throwIfAborted();
   if (token.isCancellationRequested) throw new vscode.CancellationError();
   // vscode.lm reports no usage for a response (neither tokens nor cached tokens, API 1.100), so both are counted here and nothing is known to be cached.
-  const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce(
-    (sum, count) => sum + count,
-    0,
-  );
-  const completionTokens = text === '' ? 0 : await model.countTokens(text).then(undefined, () => 0);
+  // A count the model's tokenizer cannot give (it fails, or says what is no count) is made with the local one: a failing
+  // `countTokens` made every call free against the token budget. The reply counted is its text and its tool calls: a
+  // `write_file` of a whole file counted 0 tokens.
+  const promptCounts = await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => undefined)));
+  const promptTokens = promptCounts.every(isCount)
+    ? promptCounts.reduce((sum, count) => sum + count, 0)
+    : countPromptTokens(request.messages, request.tools);
+  const reply = text + toolCalls.map((call) => `${call.name}${call.arguments}`).join('');
+  const replyCount = reply === '' ? 0 : await model.countTokens(reply).then(undefined, () => undefined);
+  const completionTokens = isCount(replyCount) ? replyCount : countTokens(reply);
   return {
     text,
     toolCalls,
@@ -187,6 +193,8 @@ async function exchange(
     finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
   };
 }
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 function toVscodeMessage(message: LlmMessage): vscode.LanguageModelChatMessage {
   switch (message.role) {
