@@ -3,7 +3,7 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isLocalBaseUrl } from '../core/llm/selectProvider';
 import { isTransientKind, LlmError, type LlmErrorKind } from '../core/llm/llmError';
-import type { LlmChatRequest, LlmChatResponse, LlmSpent, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
+import { maxReplyToolCalls, type LlmChatRequest, type LlmChatResponse, type LlmSpent, type LlmToolCall, type LlmUsage } from '../core/llm/llmTypes';
 import { cacheSavingOf, costOf, priceOf, type ModelPrice } from '../core/llm/modelPrices';
 import { createRedactor } from '../core/llm/redactSecrets';
 import { addSpent, attemptUsage, reasoningLength, reportedUsage, type ReportedUsage } from './replyUsage';
@@ -378,12 +378,6 @@ class EmptyReplyError extends Error {}
 
 /** A reply longer than `textCaps.modelReply` characters: a broken or hostile server, not retried. */
 class ReplyTooLongError extends Error {}
-
-/**
- * Most tool calls one reply may hold. A model asks for a few at a time (the agent runs 16 a turn); a server's thousands of
- * calls with empty arguments counted as no characters, and each became a message of the next request.
- */
-export const maxReplyToolCalls = 1000;
 
 /** A reply refused for its shape (a tool call index that is none, too many tool calls): a broken or hostile server, not retried. */
 class ReplyRefusedError extends Error {}

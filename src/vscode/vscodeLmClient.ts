@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { LlmClient } from '../core/servicePorts';
 import { LlmError, type LlmErrorKind } from '../core/llm/llmError';
-import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall } from '../core/llm/llmTypes';
+import { maxReplyToolCalls, type LlmChatRequest, type LlmChatResponse, type LlmMessage, type LlmToolCall } from '../core/llm/llmTypes';
+import { textCaps } from '../core/text/capText';
 import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
 import { errorMessage } from '../shared/errorMessage';
 
@@ -103,6 +104,8 @@ export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmCl
         // A provider that ignores its cancellation token would hold the call forever: the race ends it anyway.
         return await Promise.race([exchange(model, request, cancel.token, silence), stopped]);
       } catch (error) {
+        // A reply refused part-way (too long) is one the model need not go on writing.
+        cancel.cancel();
         throw toLlmError(error, request.signal, model.name);
       } finally {
         silence.clear();
@@ -159,14 +162,19 @@ async function exchange(
   );
   let text = '';
   const toolCalls: LlmToolCall[] = [];
+  let replyChars = 0;
   for await (const part of response.stream) {
     if (token.isCancellationRequested) break;
     silence.touch();
     if (part instanceof vscode.LanguageModelTextPart) {
+      replyChars += part.value.length;
+      refuseOversizedReply(model.name, replyChars, toolCalls.length);
       text += part.value;
       if (request.stream) request.onDelta?.({ kind: 'text', text: part.value });
     } else if (part instanceof vscode.LanguageModelToolCallPart) {
       const call = { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
+      replyChars += call.name.length + call.arguments.length;
+      refuseOversizedReply(model.name, replyChars, toolCalls.length + 1);
       if (request.stream) request.onDelta?.({ kind: 'tool_call', index: toolCalls.length, id: call.id, name: call.name, argumentsDelta: call.arguments });
       toolCalls.push(call);
     }
@@ -192,6 +200,20 @@ async function exchange(
     model: model.id,
     finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
   };
+}
+
+/**
+ * Ends a reply past the bounds the OpenAI-compatible client holds a server to (`textCaps.modelReply` characters of text and
+ * tool calls, `maxReplyToolCalls` calls), not retried: another extension's model streamed without end into the host's memory.
+ */
+function refuseOversizedReply(modelName: string, chars: number, calls: number): void {
+  if (chars <= textCaps.modelReply && calls <= maxReplyToolCalls) return;
+  const why =
+    calls > maxReplyToolCalls
+      ? vscode.l10n.t('the reply held more than {0} tool calls', maxReplyToolCalls)
+      : vscode.l10n.t('the reply went past {0} characters', textCaps.modelReply);
+  const message = vscode.l10n.t('Request to the VS Code model {0} failed: {1}, more than any answer Task Planner accepts.', modelName, why);
+  throw new LlmError(message, 'other', undefined, 1);
 }
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;

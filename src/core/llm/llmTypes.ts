@@ -7,6 +7,12 @@
 /** A piece of a user message: text, or an image given by URL (http(s) or a `data:` URL). */
 export type LlmContentPart = { type: 'text'; text: string } | { type: 'image'; url: string };
 
+/**
+ * Most tool calls one model reply may hold, whichever client reads it. A model asks for a few at a time (an agent runs 16
+ * a turn); a server's thousands of calls with empty arguments counted as no characters, each a message of the next request.
+ */
+export const maxReplyToolCalls = 1000;
+
 /** A tool call the model made; `arguments` is the raw JSON text the model wrote (maybe invalid). */
 export interface LlmToolCall {
   id: string;

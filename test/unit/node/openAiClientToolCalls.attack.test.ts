@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { isLlmError, type LlmError } from '../../../src/core/llm/llmError';
-import { createOpenAiClient, maxReplyToolCalls } from '../../../src/node/openAiClient';
+import { maxReplyToolCalls } from '../../../src/core/llm/llmTypes';
+import { createOpenAiClient } from '../../../src/node/openAiClient';
 import { textCaps } from '../../../src/core/text/capText';
 import type { LlmClient } from '../../../src/core/servicePorts';
 import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';

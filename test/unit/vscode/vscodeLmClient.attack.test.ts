@@ -70,4 +70,38 @@ describe('attack: a VS Code chat model\'s reply counted against the budget', () 
     assert.ok(reply.usage.promptTokens >= 28_000 / 32, `prompt: ${reply.usage.promptTokens}`);
     assert.ok(reply.usage.completionTokens >= answer.length / 32, `completion: ${reply.usage.completionTokens}`);
   });
+
+  it('a reply past 2,000,000 characters or 1,000 tool calls ends as an error that says so, and the model is told to stop (it streamed without end into memory)', async () => {
+    let closed = 0;
+    const endless = (part: () => unknown): never =>
+      ({
+        id: 'copilot-x',
+        family: 'x',
+        name: 'X',
+        sendRequest: () =>
+          Promise.resolve({
+            stream: (async function* () {
+              try {
+                for (;;) yield part();
+              } finally {
+                closed++;
+              }
+            })(),
+          }),
+        countTokens: () => Promise.resolve(1),
+      }) as never;
+    const text = await createVscodeLmClient({ model: endless(() => new TextPart('x'.repeat(100_000))) }).chat({ messages, signal }).then(
+      () => assert.fail('an endless reply was taken'),
+      (error: Error & { kind?: string }) => error,
+    );
+    assert.match(text.message, /went past 2000000 characters, more than any answer Task Planner accepts/);
+    assert.equal(text.kind, 'other');
+    let id = 0;
+    const calls = await createVscodeLmClient({ model: endless(() => new ToolCallPart(`c${id++}`, 'read_file', {})) }).chat({ messages, signal }).then(
+      () => assert.fail('endless tool calls were taken'),
+      (error: Error) => error,
+    );
+    assert.match(calls.message, /held more than 1000 tool calls/);
+    assert.equal(closed, 2, 'each stream was closed');
+  });
 });
