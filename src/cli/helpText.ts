@@ -132,7 +132,9 @@ Options:
                       the static critic's, marked "model", with the tokens it took. Without
                       an answer within 60 s the static findings stand alone.
   --yes, -y           Approve every file change, command and MCP tool call without asking
-                      ("plan": also start the plan without asking), and start the
+                      (a change outside the files its step said it would change too;
+                      --allow-file-changes leaves that one asking) ("plan": also start
+                      the plan without asking), and start the
                       workspace's MCP servers ("validate", "tools": only that).
   --allow-command RULE
                       A command that runs without asking: its words ("npm test"), or a JSON

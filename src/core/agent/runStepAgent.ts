@@ -172,7 +172,8 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
         options.progress?.(`turn ${turn} of ${options.maxTurns}: ${call.name}`);
         outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
         const tool = toolsByName.get(call.name);
-        if (tool !== undefined && isChangeEffect(tool.effects)) {
+        // A write that found the file as asked changed nothing: listed as applied, it read as a change outside the step's files.
+        if (tool !== undefined && isChangeEffect(tool.effects) && outcome.unchanged !== true) {
           changes.record(
             call.name,
             call.arguments,

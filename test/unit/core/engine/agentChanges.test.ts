@@ -51,6 +51,14 @@ describe('agent results tell what happened: { answer, changes }', () => {
     assert.deepEqual(result.results['S1'], { answer: 'Wrote a.txt.', changes });
   });
 
+  it('a write that found the file as asked is not listed as applied: nothing changed (a trial read "applied: write file src/notes.js" on a step limited to README.md)', async () => {
+    const replies = [call('write_file', { path: 'keep.txt', content: 'kept' }), write('a.txt'), 'Wrote a.txt.'];
+    const { result, interaction } = await run(makePlan([makeStep('S1', { input: 'Write a.txt' })]), replies, { approvals: [{ approved: true }] });
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    assert.deepEqual(result.steps['S1']?.changes?.applied, [{ operation: 'write_file', path: 'a.txt' }]);
+    assert.equal(interaction.approvals().length, 1, 'only the change asked');
+  });
+
   it('shows an agent result as text in templates, previews and predicates, never "[object Object]"', async () => {
     const plan = makePlan([
       makeStep('S1', { input: 'Write a.txt', verification: 'result.changes.applied.length === 1 && result.answer.startsWith("Wrote")' }),
