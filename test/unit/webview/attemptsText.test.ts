@@ -12,4 +12,9 @@ describe('attemptsText', () => {
     assert.equal(attemptsText({ status: 'failed', attempts: 3, maxAttempts: 3 }), '3 of 3');
     assert.equal(attemptsText({ status: 'failed', attempts: 1, maxAttempts: 1 }), '1', 'one attempt at most: nothing to compare');
   });
+
+  it('says nothing of a step that made no attempt yet (a trial read "0 of 3" and "0")', () => {
+    assert.equal(attemptsText({ status: 'pending', attempts: 0, maxAttempts: 3 }), '');
+    assert.equal(attemptsText({ status: 'skipped', attempts: 0, maxAttempts: 1 }), '');
+  });
 });
