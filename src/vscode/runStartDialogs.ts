@@ -11,7 +11,7 @@ export async function askCheckCommandsModal(question: string, offerWorkspace: bo
   // The safe choice first: the workbench's modal focuses its first button, so Enter declines (E2, E3 of issue 27).
   const choices = [vscode.l10n.t("Don't Allow"), allow, ...(offerWorkspace ? [always] : [])];
   // The workbench adds Cancel beside Don't Allow: each does something else, and a newcomer could not tell which.
-  const answers = vscode.l10n.t("Don't Allow: each asks you when it runs. Cancel: the run does not start.");
+  const answers = vscode.l10n.t("Don't Allow: those checks fail as not allowed. Cancel: the run does not start.");
   const choice = await showWarning(first ?? question, { modal: true, detail: [...rest, '', answers].join('\n') }, ...choices);
   return choice === undefined ? undefined : choice === always ? 'workspace' : choice === allow;
 }

@@ -114,7 +114,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
     const listed = detail.split('\n').filter((line) => line.includes('process.exit') || line.includes('writeFileSync'));
     assert.equal(listed.length, 5, detail);
     assert.doesNotMatch(detail, /writeFileSync/, 'the harmful command is allowed by the same answer');
-    assert.match(detail, /Don't Allow: each asks you when it runs\. Cancel: the run does not start\.$/, 'the two ways of saying no are not told apart');
+    assert.match(detail, /Don't Allow: those checks fail as not allowed\. Cancel: the run does not start\.$/, 'the two ways of saying no are not told apart');
     const layout = await dialogLayout();
     assert.deepEqual(layout.scrolled, [], 'part of the question scrolls out of sight');
     assert.ok(layout.detailAboveButtons, 'the list runs under the buttons');
