@@ -59,6 +59,8 @@ export class RunViewElement extends LitElement {
       th { color: var(--vscode-descriptionForeground); font-weight: 600; }
       figure { margin: 0; }
       td.details { overflow-wrap: break-word; max-width: 420px; }
+      /* "15.8 s" read as "15.8" over "s" in a narrow panel (a trial). */
+      td.time { white-space: nowrap; }
       /* a command's output keeps its lines (a pytest failure reads as it printed), wrapped inside the panel */
       td.details > div { white-space: pre-wrap; }
       tbody.replaced .replaced-heading { padding-top: 12px; font-weight: 600; }
@@ -182,7 +184,7 @@ export class RunViewElement extends LitElement {
               <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
               <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
               <td>${attemptsText(step)}</td>
-              <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
+              <td class="time">${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
               <td class="details">${this.renderFailure(step)}${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}</td>
             </tr>`,
           )}
@@ -239,7 +241,7 @@ export class RunViewElement extends LitElement {
       <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
       <td><span class="status s-${stepDot(step)}"><span class="status-dot"></span><span class="step-status">${step.statusLabel ?? formatStatus(step.status)}</span></span></td>
       <td>${attemptsText(step)}</td>
-      <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
+      <td class="time">${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
         ${step.feedback === undefined ? nothing : html`<div class="muted" data-role="step-feedback">You rejected a change and said: “${step.feedback}”. The agent revises it.</div>`}
         ${step.progress ? html`<div class="muted" data-role="step-progress">${progressText(step.progress, step.percent)}</div>` : nothing}
