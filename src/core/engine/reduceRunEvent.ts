@@ -134,6 +134,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       update(event.stepId, {
         status: 'running',
         attempts: event.attempt,
+        firstStartedAt: draft.steps[event.stepId]?.firstStartedAt ?? event.time,
         startedAt: event.time,
         // An attempt a stop cut short kept its times (`resetUnfinishedSteps`); this one has not ended.
         endedAt: undefined,

@@ -111,6 +111,9 @@ export interface StepState {
   status: StepStatus;
   /** Attempts started so far (1-based count). */
   attempts: number;
+  /** When its first attempt started (its bar in the timeline starts there, earlier attempts included); absent before it. */
+  firstStartedAt?: number;
+  /** When its latest attempt started. */
   startedAt?: number;
   endedAt?: number;
   /** From the last `step_started` to the terminal event, in milliseconds. */

@@ -102,10 +102,29 @@ export function runView(source: RunSource, plan: Plan): RunView {
   };
 }
 
+/** A step's bar on the run's active clock: from its first attempt's start (a trial saw a retried step's bar start late, a gap before it) to its end. */
 function times(step: StepState, pauses: readonly RunPause[] | undefined): { startedAt?: number; endedAt?: number } {
+  const startedAt = step.firstStartedAt ?? step.startedAt;
   return {
-    ...(step.startedAt === undefined ? {} : { startedAt: activeTime(pauses, step.startedAt) }),
+    ...(startedAt === undefined ? {} : { startedAt: activeTime(pauses, startedAt) }),
     ...(step.endedAt === undefined ? {} : { endedAt: activeTime(pauses, step.endedAt) }),
+  };
+}
+
+/**
+ * A step's start and end on the run's active clock, from its first attempt, and how long its attempts took in all (the
+ * time between them included): the Time column said 15.8 s of a step that took 35 s over two attempts (a trial).
+ */
+function stepTimes(state: StepState, run: RunClock): Pick<RunStepView, 'startMs' | 'endMs' | 'durationMs'> {
+  const first = state.firstStartedAt ?? state.startedAt;
+  const startMs = first === undefined ? undefined : activeTime(run.pauses, first) - run.startedAt;
+  const endMs = state.endedAt === undefined ? undefined : activeTime(run.pauses, state.endedAt) - run.startedAt;
+  const overAttempts = state.firstStartedAt !== undefined && state.firstStartedAt !== state.startedAt;
+  const durationMs = overAttempts && startMs !== undefined && endMs !== undefined ? Math.max(0, endMs - startMs) : state.durationMs;
+  return {
+    ...(startMs === undefined ? {} : { startMs }),
+    ...(endMs === undefined ? {} : { endMs }),
+    ...(durationMs === undefined ? {} : { durationMs }),
   };
 }
 
@@ -141,9 +160,7 @@ function runStepView(step: Step, state: StepState, run: RunClock, undone: boolea
     ...statusLabelOf(state, stopped),
     attempts: state.attempts,
     maxAttempts: step.maxAttempts,
-    ...(state.startedAt === undefined ? {} : { startMs: activeTime(run.pauses, state.startedAt) - run.startedAt }),
-    ...(state.endedAt === undefined ? {} : { endMs: activeTime(run.pauses, state.endedAt) - run.startedAt }),
-    ...(state.durationMs === undefined ? {} : { durationMs: state.durationMs }),
+    ...stepTimes(state, run),
     ...(state.error === undefined ? {} : { error: state.error }),
     ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
     ...(state.reason === undefined ? {} : { reason: state.reason }),

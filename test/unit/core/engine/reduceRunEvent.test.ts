@@ -18,10 +18,21 @@ describe('reduceRunEvent', () => {
     { ...base, seq: 9, time: 18, type: 'run_waiting', pending: [{ id: 'b@1', fingerprint: 'f1', stepId: 'b', kind: 'clarification', prompt: '?' }] },
   ];
 
+  it('keeps when a retried step first started; its latest attempt has its own start and duration', () => {
+    const retried = foldRunEvents([
+      ...events.slice(0, 3),
+      { ...base, seq: 4, time: 15, type: 'step_failed', stepId: 'a', attempt: 1, error: 'broke', disposition: 'retry' },
+      { ...base, seq: 5, time: 20, type: 'step_started', stepId: 'a', attempt: 2 },
+      { ...base, seq: 6, time: 26, type: 'step_completed', stepId: 'a', result: 'A' },
+    ]);
+    const a = retried.steps['a'];
+    assert.deepEqual([a?.firstStartedAt, a?.startedAt, a?.endedAt, a?.durationMs], [11, 20, 26, 6]);
+  });
+
   it('folds a run into statuses, results and durations', () => {
     const state = foldRunEvents(events);
     assert.equal(state.status, 'waiting');
-    assert.deepEqual(state.steps['a'], { id: 'a', status: 'completed', attempts: 1, startedAt: 11, endedAt: 15, durationMs: 4, result: 'A', deferred: false });
+    assert.deepEqual(state.steps['a'], { id: 'a', status: 'completed', attempts: 1, firstStartedAt: 11, startedAt: 11, endedAt: 15, durationMs: 4, result: 'A', deferred: false });
     assert.equal(state.steps['b']?.status, 'awaiting_clarification');
     assert.equal(state.lastSeq, 9);
   });

@@ -116,13 +116,16 @@ describe('buildPanelViewModel', () => {
     assert.deepEqual(run.pending, [{ stepId: 'sum', kind: 'approval', prompt: 'Write x?' }]);
     assert.equal(run.focusStepId, 'sum');
     assert.equal(run.timeline.lanes, 2);
-    assert.deepEqual(run.timeline.bars.map((bar) => [bar.stepId, bar.lane, bar.startMs, bar.endMs]), [['read', 0, 0, 100], ['list', 1, 10, 200], ['sum', 0, 300, 400]]);
+    assert.deepEqual(run.timeline.bars.map((bar) => [bar.stepId, bar.lane, bar.startMs, bar.endMs]), [['read', 0, 0, 100], ['list', 1, 10, 200], ['sum', 0, 200, 400]], 'a retried step\'s bar starts at its first attempt');
     assert.equal(run.summary, undefined);
 
     const finished = foldRunEvents(events([{ type: 'step_completed', stepId: 'sum', result: 'done', time: 1500 }, { type: 'run_completed', time: 1500 }]).map((event, index) => ({ ...event, seq: state.lastSeq + index + 1 })), state);
     const end = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], usage: { requests: 2, promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0, costUsd: 0.001, savedUsd: 0, unpricedRequests: 0 } });
     assert.ok(end.mode === 'run');
     assert.equal(end.run.elapsedMs, 500);
+    // Its two attempts and the time between them: 1200 to 1500 (the last attempt alone took 200 ms).
+    assert.equal(end.run.steps.find((step) => step.id === 'sum')?.durationMs, 300);
+    assert.equal(end.run.steps.find((step) => step.id === 'read')?.durationMs, 100);
     assert.deepEqual(end.run.summary, {
       status: 'completed',
       durationMs: 500,
