@@ -6,7 +6,7 @@ import type { PendingView, ReplacedStepView, RunStatusView, RunStepView, RunView
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
 import { shownUsd } from '../src/shared/shownUsd';
 import { formatDuration } from '../src/shared/formatDuration';
-import { formatStatus, shownText, stepDot } from './formatting';
+import { formatStatus, stepDot } from './formatting';
 import { runStatusLabel, runStatusWithUndo } from '../src/shared/runStatusLabels';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
@@ -16,6 +16,7 @@ import { renderReplans, renderSummary } from './runSummary';
 import { renderTimeline, timelineAfter } from './timelineChart';
 import { stepFailureLines, type FailureLine } from './stepFailureLines';
 import { attemptsText } from './attemptsText';
+import { titleWithCode } from './codeSpans';
 import { progressText } from '../src/shared/progressPercent';
 import { renderObjective } from './objectiveHeading';
 
@@ -181,7 +182,7 @@ export class RunViewElement extends LitElement {
           .map(
             (step) => html`<tr class="run-step replaced-step" data-step-id=${step.id} data-status=${step.status} data-plan-version=${version}>
               <td class="muted">v${version}</td>
-              <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
+              <td><strong class="bounded-title">${titleWithCode(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
               <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
               <td>${attemptsText(step)}</td>
               <td class="time">${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
@@ -238,7 +239,7 @@ export class RunViewElement extends LitElement {
   private renderStep(step: RunStepView, index: number, { over, undoable, listed }: { over: boolean; undoable: boolean; listed: ReadonlySet<string> }): TemplateResult {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
-      <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
+      <td><strong class="bounded-title">${titleWithCode(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
       <td><span class="status s-${stepDot(step)}"><span class="status-dot"></span><span class="step-status">${step.statusLabel ?? formatStatus(step.status)}</span></span></td>
       <td>${attemptsText(step)}</td>
       <td class="time">${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>

@@ -6,6 +6,7 @@ import { renderArguments } from './argumentList';
 import { boundedTitle, shownText } from './formatting';
 import { readableReferences } from './readableReferences';
 import type { StepControl } from './focusAfterEdit';
+import { titleWithCode } from './codeSpans';
 
 /** What a step card needs besides its step. */
 export interface StepCardContext {
@@ -42,7 +43,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
   return html`<li class=${classes} data-step-id=${step.id} tabindex="0" aria-label=${label} @keydown=${onKey}>
     <div class="row">
       <span class="muted mono">${step.index + 1}.</span>
-      <strong class="step-title bounded-title" title=${step.title.length > 120 ? boundedTitle(shownText(step.title), 1_000) : nothing}>${shownText(step.title)}</strong>
+      <strong class="step-title bounded-title" title=${step.title.length > 120 ? boundedTitle(shownText(step.title), 1_000) : nothing}>${titleWithCode(step.title)}</strong>
       <span class="tag" title="Kind">${step.kind.replace('_', ' ')}</span>
       <span class="muted mono">${step.id}</span>
       ${step.skipped ? html`<span class="tag step-skipped">skipped</span>` : nothing}
