@@ -1,12 +1,16 @@
 import * as vscode from 'vscode';
 import { visibleDirection } from '../core/text/visibleDirection';
-import { showWarning } from './notifications';
+import { showInformation, showWarning } from './notifications';
 import { shownLine } from './shownText';
 
 /** What the user is asked before Undo takes back a run's changes: the run by its request, from which step, and the files. */
 export interface UndoQuestion {
   /** The run's request. */
   readonly objective: string;
+  /** The repair this run is (`repairNumber`: Undo takes back the runs it replaced too); absent for a run no repair led to. */
+  readonly repair?: number;
+  /** The repair that replaced this run (its execution went on there); absent when none did. */
+  readonly replacedBy?: number;
   /** The step Undo starts from (Undo from here); absent for the whole run. */
   readonly fromStep?: string;
   /** The folder-relative paths of the files Undo would put back, in first-change order (at least one file or folder). */
@@ -29,20 +33,40 @@ const namedFiles = 5;
  * Asks in a modal dialog before Undo takes back a run's changes, which Task Planner cannot bring back (a newcomer's click on
  * "Undo run" in a notification undid a run at once). "Keep the changes" comes first, so a stray Enter keeps them.
  */
-export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, files, created = [], changedSince = [], folders = [] }) => {
+export const confirmUndoDialog: ConfirmUndo = async ({ objective, repair, replacedBy, fromStep, files, created = [], changedSince = [], folders = [] }) => {
   // Not "Keep the changes" as the close affordance, to drop the Cancel beside it: the editor puts that button last and
   // focuses the first, so a stray Enter would undo.
   const [keep, undo] = [vscode.l10n.t('Keep the changes'), fromStep === undefined ? vscode.l10n.t('Undo run') : vscode.l10n.t('Undo from here')];
+  // A run and its repair run have the same request: the question names which one (a trial could not tell which it undid).
+  const which = whichRun(repair, replacedBy);
   const name = shownLine(objective, 80);
-  const question =
-    fromStep === undefined
-      ? vscode.l10n.t('Undo the run "{0}"?', name)
-      : vscode.l10n.t('Undo step {0} of the run "{1}", and the later steps that depend on it or changed the same files?', shownLine(fromStep, 40), name);
   // A file the run created goes back to not being there: "goes back to how it was" told a newcomer it would stay.
   const made = new Set(created);
   const kept = new Set(changedSince);
   const restored = files.filter((file) => !made.has(file) && !kept.has(file));
   const removed = files.filter((file) => made.has(file) && !kept.has(file));
+  // A replaced run whose every file changed since (its repair went on from them) has nothing of its own left to take back:
+  // said plainly, not asked as if Undo would do something (a trial's dialog offered "Undo run" for it).
+  if (replacedBy !== undefined && fromStep === undefined && restored.length + removed.length + folders.length === 0) {
+    await showInformation(
+      vscode.l10n.t(
+        'Task Planner: undoing run "{0}" would take back nothing: every file it changed has changed since ({1}), as its repair run went on from them. To take back the task\'s changes, undo repair {2}: it takes back the runs it replaced too.',
+        shownLine(objective, 80),
+        fileList(changedSince),
+        replacedBy,
+      ),
+    ).then(undefined, () => undefined);
+    return false;
+  }
+  const step = fromStep === undefined ? undefined : shownLine(fromStep, 40);
+  const question =
+    step === undefined
+      ? which === undefined
+        ? vscode.l10n.t('Undo the run "{0}"?', name)
+        : vscode.l10n.t('Undo the run "{0}" ({1})?', name, which)
+      : which === undefined
+        ? vscode.l10n.t('Undo step {0} of the run "{1}", and the later steps that depend on it or changed the same files?', step, name)
+        : vscode.l10n.t('Undo step {0} of the run "{1}" ({2}), and the later steps that depend on it or changed the same files?', step, name, which);
   const lines: string[] = [];
   if (restored.length === 1) lines.push(vscode.l10n.t('This file will go back to how it was before the run: {0}.', fileList(restored)));
   if (restored.length > 1) lines.push(vscode.l10n.t('These files will go back to how they were before the run: {0}.', fileList(restored)));
@@ -61,6 +85,18 @@ export const confirmUndoDialog: ConfirmUndo = async ({ objective, fromStep, file
   const choice = await showWarning(question, { modal: true, detail }, keep, undo).then(undefined, () => undefined);
   return choice === undo;
 };
+
+/**
+ * Which of a repaired task's runs this is, for the question: "repair 1, with the run it replaced" (Undo takes back the
+ * runs it replaced too), "replaced by repair 1", "repair 1, replaced by repair 2"; `undefined` for a run no repair touched.
+ */
+function whichRun(repair: number | undefined, replacedBy: number | undefined): string | undefined {
+  if (repair !== undefined && replacedBy !== undefined) return vscode.l10n.t('repair {0}, replaced by repair {1}', repair, replacedBy);
+  if (replacedBy !== undefined) return vscode.l10n.t('replaced by repair {0}', replacedBy);
+  if (repair === 1) return vscode.l10n.t('repair {0}, with the run it replaced', repair);
+  if (repair !== undefined) return vscode.l10n.t('repair {0}, with the runs it replaced', repair);
+  return undefined;
+}
 
 /** `files` named for the dialog, the first few, then "and N more". */
 function fileList(files: readonly string[]): string {

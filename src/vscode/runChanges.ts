@@ -12,6 +12,8 @@ import { commandsNotUndone, journaledChanges } from '../core/engine/commandsNotU
 import { undoLines } from '../core/tools/describeUndo';
 import { createdPaths } from '../core/tools/undoneChanges';
 import { planName } from '../core/plan/planName';
+import { nextRepairRunId } from '../core/engine/awaitsRepair';
+import { repairNumber, replacedByRepair } from '../core/engine/replanRecord';
 
 /**
  * What stored runs changed in their folders, and Undo of it: each run's checkpoints, read from the folder whose journal
@@ -50,9 +52,14 @@ export class RunChanges implements vscode.Disposable {
       const created = createdPaths(asked, chain);
       // Named as left alone before the user chooses, not only after (Undo leaves them as they are).
       const changedSince = await runtime.filesChangedSince(this.lanes.workspaceOf(lane), asked).catch(() => []);
+      // A run and its repair run have the same request: which one is undone is named, as the Runs view names it.
+      const repair = state === undefined ? undefined : repairNumber(state);
+      const replacedBy = state === undefined ? undefined : await this.replacedBy(lane, state);
       const question = {
         // Named as the Runs view names it: an imported file by its title.
         objective: state?.plan === undefined ? runId : planName(state.plan),
+        ...(repair === undefined ? {} : { repair }),
+        ...(replacedBy === undefined ? {} : { replacedBy }),
         files,
         ...(created.length > 0 ? { created } : {}),
         ...(changedSince.length > 0 ? { changedSince } : {}),
@@ -119,6 +126,13 @@ export class RunChanges implements vscode.Disposable {
 
   dispose(): void {
     this.undid.dispose();
+  }
+
+  /** The number of the repair that replaced the run `state` (its next repair run, stored in `lane`'s folder), else `undefined`. */
+  private async replacedBy(lane: Lane, state: RunState): Promise<number | undefined> {
+    const store = this.lanes.storeOf(lane);
+    const next = await loadRuntime().loadExecution(nextRepairRunId(state), (id) => store.load(id)).catch(() => undefined);
+    return next === undefined ? undefined : replacedByRepair([next]).get(state.runId);
   }
 
   /**

@@ -16,6 +16,19 @@ export function journaledSpending(state: Pick<RunState, 'modelUsage' | 'budgetUs
   return total;
 }
 
+/**
+ * `usage` raised, count by count, to what `recorded` says was spent by then (a repair's `ReplanRecord.usage`: every run
+ * and repair plan before it, the replanner's calls too, which no journal has as events). A field of `recorded` that is
+ * no count counts as 0.
+ */
+export function usageAtLeast(usage: BudgetUsage | undefined, recorded: unknown): BudgetUsage {
+  const own = countsOf(usage);
+  const floor = countsOf(recorded);
+  const total: BudgetUsage = { ...noBudgetUsage };
+  for (const key of Object.keys(total) as (keyof BudgetUsage)[]) total[key] = Math.max(own[key], floor[key]);
+  return total;
+}
+
 function countsOf(usage: unknown): BudgetUsage {
   const fields = typeof usage === 'object' && usage !== null ? (usage as Record<string, unknown>) : {};
   const counts: BudgetUsage = { ...noBudgetUsage };

@@ -4,7 +4,7 @@ import { planName } from '../plan/planName';
 import { oneLine } from '../text/oneLine';
 import { runStatusLabel, undoneLabels } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
-import { stepStatusView, undoneLook, type StatusLook } from './stepStatusView';
+import { interruptedLook, stepStatusView, undoneLook, type StatusLook } from './stepStatusView';
 import { repairNumber, replacedByRepair } from '../engine/replanRecord';
 import { awaitsRepair } from '../engine/awaitsRepair';
 
@@ -17,7 +17,7 @@ const runIcons: Record<RunState['status'], StatusLook> = {
   partial: { icon: 'warning', color: 'charts.orange' },
   failed: stepStatusView('failed'),
   cancelled: { icon: 'circle-slash', color: 'disabledForeground' },
-  interrupted: { icon: 'debug-pause', color: 'charts.orange' },
+  interrupted: interruptedLook,
 };
 
 /** A run a repair replaced: neither failed nor done, since the execution went on in the repair. */
@@ -46,18 +46,23 @@ export function runListModel(
     // replaced went on in the repair: its red cross read as the task failed, beside the repair's green check (a trial).
     const view = undone && !active ? undoneLook : replaced !== undefined && !active ? replacedLook : runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
-    // One line: a request of several lines would otherwise show its breaks in the row; an imported file by its title.
-    const label = oneLine(state.plan === undefined ? state.runId : planName(state.plan), 200);
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
     // Undo takes back files, not the run's outcome: a completed run stays completed, and says its changes are undone.
     const repair = repairNumber(state);
-    // Said first: a narrow sidebar cut "failed · replaced by repair 1" after "failed".
-    const shownOutcome = replaced === undefined ? runStatusLabel(status, steps) : `replaced by repair ${replaced}`;
+    // A run and its repair have the same request: the label says which one it is, where a narrow sidebar keeps it (a trial
+    // could not tell which row Undo took back, the description cut).
+    const which = [repair === undefined ? '' : `repair ${repair}`, replaced === undefined ? '' : `replaced by repair ${replaced}`]
+      .filter((part) => part !== '');
+    // One line: a request of several lines would otherwise show its breaks in the row; an imported file by its title.
+    const name = oneLine(state.plan === undefined ? state.runId : planName(state.plan), 200);
+    const label = which.length === 0 ? name : `${name} (${which.join(', ')})`;
+    // The label says by which repair: "replaced" is its outcome, never "failed" (the neutral icon left it out: a trial).
+    const shownOutcome = replaced === undefined ? runStatusLabel(status, steps) : 'replaced';
     // The tooltip says why, without the word "failed" that the neutral icon left out (a second trial).
-    const outcome = replaced === undefined ? shownOutcome : `${shownOutcome}, after a step asked for a repair plan`;
+    const outcome = replaced === undefined ? shownOutcome : `replaced by repair ${replaced}, after a step asked for a repair plan`;
     // An Undo that left a file alone took back only some of the changes: the rest is still there to take back.
     const undoneText = undone ? ` · ${undoneLabels[undoable ? 'some' : 'all']}` : '';
-    const description = `${repair === undefined ? '' : `repair ${repair} · `}${shownOutcome}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
+    const description = `${shownOutcome}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,
@@ -72,6 +77,8 @@ export function runListModel(
         oneLine(state.plan?.objective ?? state.runId, 1_000),
         // The row's description is cut in a narrow sidebar: the tooltip says it whole (a newcomer saw no mark of an Undo).
         `Status: ${outcome}${undoneText} (run ${state.runId})`,
+        // The row's time, named as the command line's `runs` names it: an Undo is said in the status, not in this time.
+        `Last ran: ${formatTime(updatedAt)}`,
         state.reason ? `Reason: ${state.reason}` : undefined,
         repairCutOff ? 'It stopped before its repair plan was made: Resume asks for it; finished steps are not run again.' : undefined,
         ...waitingOn.map((line) => `Waiting: ${line}`),

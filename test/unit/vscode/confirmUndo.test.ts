@@ -5,6 +5,8 @@ import type * as ConfirmUndoModule from '../../../src/vscode/confirmUndo';
 /** The dialogs shown: their question, detail and buttons; `answer` is what the next one answers. */
 const shown: { question: string; detail: string; buttons: string[] }[] = [];
 let answer: string | undefined;
+/** The plain notices shown instead of a question. */
+const informed: string[] = [];
 
 const { confirmUndoDialog } = requireWithVscode<typeof ConfirmUndoModule>(require.resolve('../../../src/vscode/confirmUndo'), {
   window: {
@@ -12,11 +14,18 @@ const { confirmUndoDialog } = requireWithVscode<typeof ConfirmUndoModule>(requir
       shown.push({ question, detail: options.detail, buttons });
       return Promise.resolve(answer);
     },
+    showInformationMessage: (message: string) => {
+      informed.push(message);
+      return Promise.resolve(undefined);
+    },
   },
 });
 
 describe('confirmUndoDialog: what Undo is about to do, before the user chooses', () => {
-  beforeEach(() => (shown.length = 0));
+  beforeEach(() => {
+    shown.length = 0;
+    informed.length = 0;
+  });
 
   // An editor trial: the dialog said README.md went back to how it was; it had changed since, and Undo left it alone.
   it('names the files changed since the run as left as they are, and never among those that go back', async () => {
@@ -48,4 +57,31 @@ describe('confirmUndoDialog: what Undo is about to do, before the user chooses',
     assert.match(shown[0]?.detail ?? '', /^These files will go back to how they were before the run: src\/cli\.js, README\.md\./);
     assert.doesNotMatch(shown[0]?.detail ?? '', /Left as it is, changed since|changed since the run/, 'no file changed since: none is said to have (an editor trial)');
   });
+
+  // A trial: a run and its repair run have the same title, and the question did not say which one Undo would take back.
+  it('names which run of a repaired task it asks about: the repair (with the run it replaced), or the run a repair replaced', async () => {
+    answer = 'Keep the changes';
+    await confirmUndoDialog({ objective: 'Add --verbose', repair: 1, files: ['src/cli.js'] });
+    await confirmUndoDialog({ objective: 'Add --verbose', replacedBy: 1, files: ['src/cli.js', 'README.md'], changedSince: ['README.md'] });
+    await confirmUndoDialog({ objective: 'Add --verbose', repair: 1, replacedBy: 2, fromStep: 'S2', files: ['src/cli.js'] });
+    await confirmUndoDialog({ objective: 'Add --verbose', repair: 2, files: ['src/cli.js'] });
+    assert.deepEqual(shown.map((dialog) => dialog.question), [
+      'Undo the run "Add --verbose" (repair 1, with the run it replaced)?',
+      'Undo the run "Add --verbose" (replaced by repair 1)?',
+      'Undo step S2 of the run "Add --verbose" (repair 1, replaced by repair 2), and the later steps that depend on it or changed the same files?',
+      'Undo the run "Add --verbose" (repair 2, with the runs it replaced)?',
+    ]);
+  });
+
+  // A trial: "Undo run" was offered for a replaced run whose only file its repair had changed since ("Left as it is, …").
+  it('says plainly that undoing a replaced run would take back nothing when every file it changed has changed since, and offers no Undo', async () => {
+    answer = 'Undo run';
+    assert.equal(await confirmUndoDialog({ objective: 'Add --verbose', replacedBy: 1, files: ['src/cli.js'], changedSince: ['src/cli.js'] }), false);
+    assert.deepEqual(shown, [], 'no question offering Undo run');
+    assert.deepEqual(informed, [
+      'Task Planner: undoing run "Add --verbose" would take back nothing: every file it changed has changed since (src/cli.js), as its repair run went on ' +
+        'from them. To take back the task\'s changes, undo repair 1: it takes back the runs it replaced too.',
+    ]);
+  });
 });
+

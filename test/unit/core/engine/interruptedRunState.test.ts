@@ -22,7 +22,7 @@ describe('interruptedRunState', () => {
     const shown = interruptedRunState(running, 'The window was reloaded.', 99);
     assert.equal(shown.status, 'interrupted');
     assert.equal(shown.reason, 'The window was reloaded.');
-    assert.equal(shown.endedAt, 99);
+    assert.equal(shown.endedAt, 14, 'it ended at its last journaled event');
     assert.equal(shown.steps['a']?.status, 'completed');
     assert.deepEqual(shown.results, { a: 'A' });
     assert.equal(shown.steps['b']?.status, 'pending');
@@ -30,6 +30,19 @@ describe('interruptedRunState', () => {
     assert.equal(shown.steps['c']?.status, 'blocked');
     assert.equal(shown.lastSeq, running.lastSeq + 1);
     assert.equal(running.status, 'running', 'the stored snapshot was changed');
+  });
+
+  it('reads a run the reload cut off as ending at its last journaled event, not when the notice is built ("interrupted in 47.5 s": a trial)', () => {
+    const started = foldRunEvents([
+      { ...base, seq: 1, time: 10_000, type: 'run_started', plan },
+      { ...base, seq: 2, time: 12_500, type: 'step_started', stepId: 'a', attempt: 1 },
+    ]);
+    const shown = interruptedRunState(started, 'The window was reloaded.', 57_500);
+    assert.equal(shown.endedAt, 12_500);
+    assert.equal((shown.endedAt ?? 0) - (shown.startedAt ?? 0), 2_500, 'its time is the time it ran');
+    // Resumed later, the stop is counted from that event too: the two agree.
+    const resumed = foldRunEvents([{ ...base, seq: 3, time: 60_000, type: 'run_resumed', supplied: {} }], started);
+    assert.deepEqual(resumed.pauses, [{ from: 12_500, to: 60_000 }]);
   });
 
   it('leaves a run that ended (or waits, or was interrupted and journaled so) as it is', () => {

@@ -9,6 +9,11 @@ import type { JournalEntry } from '../../../../src/core/runStorePorts';
 import { failedRunEvents } from '../../../support/failedRunEvents';
 import { numberedEvents } from '../../../support/numberedEvents';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import { executeWithReplanning } from '../../../../src/core/replan/executeWithReplanning';
+import { ExecutionFold } from '../../../../src/core/replan/executionFold';
+import { runView } from '../../../../src/core/view/runViewModel';
+import { ManualClock } from '../../../fakes/manualClock';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
 
 const plan = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })]);
 const repair = makePlan([makeStep('A'), makeStep('C', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
@@ -82,4 +87,36 @@ describe('loadExecution: a run read again from its journals, as the views showed
     assert.deepEqual(await loadExecution('run-7', (id) => single.load(id)), replayJournal('run-7', (await single.load('run-7'))!));
     assert.equal(await loadExecution('nothing', (id) => single.load(id)), undefined);
   });
+
+  it('counts the repair plan\'s own model call, as the panel did live (11,100 tokens and 7 requests read 9,600 and 6 after a reload: a trial)', async () => {
+    const store = createMemoryRunStore();
+    const failing = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'], onFailure: 'replan' })]);
+    const repairPlan = JSON.stringify({
+      objective: 'x',
+      steps: [{ id: 'A', title: 'A', kind: 'agent', dependsOn: [] }, { id: 'C', title: 'C', kind: 'agent', dependsOn: ['A'] }],
+    });
+    const events: RunEvent[] = [];
+    const result = await executeWithReplanning(failing, 'objective', {
+      clock: new ManualClock(1_000, { autoAdvance: true }),
+      store,
+      idSource: () => 'run-9',
+      maxConcurrency: 1,
+      replanner: scriptedLlm([repairPlan], { tokensPerCall: 750, costPerCall: 0.01 }),
+      stepRunner: async (step) => {
+        if (step.id === 'B') throw new Error('B broke');
+        return `${step.id} done`;
+      },
+      onEvent: (event) => events.push(event),
+    });
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    const fold = new ExecutionFold();
+    const live = events.reduce<RunState | undefined>((state, event) => fold.after(state, event), undefined)!;
+    const shownLive = runView({ state: live, now: 90_000, usage: result.metadata.llmUsage!, replans: result.metadata.replanHistory }, live.plan!);
+    assert.deepEqual([shownLive.usage?.requests, shownLive.usage?.totalTokens], [1, 1_500], 'live: the replanner\'s call');
+    const loaded = (await loadExecution(result.runId, (id) => store.load(id)))!;
+    const reopened = runView({ state: loaded, now: 90_000 }, loaded.plan!);
+    assert.deepEqual(reopened.usage, shownLive.usage, 'read again, the repair run shows the model use it showed live');
+    assert.deepEqual(loaded, live, 'and the same state as the live fold');
+  });
 });
+

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RunState } from '../../../../src/core/engine/runEvents';
 import { runListModel } from '../../../../src/core/view/runListModel';
+import { interruptedLook, stepStatusView } from '../../../../src/core/view/stepStatusView';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 describe('runListModel', () => {
@@ -34,11 +35,13 @@ describe('runListModel', () => {
       { ...base, runId: 'r', status: 'failed' },
     ];
     const nodes = runListModel(runs.map((state) => ({ state, updatedAt: 1, active: false, undone: false, undoable: false })), (ms) => `t${ms}`);
-    assert.deepEqual(nodes.map((node) => node.description), [
-      'repair 2 · completed · 0/1 · t1',
-      'repair 1 · replaced by repair 2 · 0/1 · t1',
-      'replaced by repair 1 · 0/1 · t1',
+    // Said in the label, which a narrow sidebar keeps: a trial could not tell which row Undo took back, their titles alike.
+    assert.deepEqual(nodes.map((node) => [node.label, node.description]), [
+      ['test objective (repair 2)', 'completed · 0/1 · t1'],
+      ['test objective (repair 1, replaced by repair 2)', 'replaced · 0/1 · t1'],
+      ['test objective (replaced by repair 1)', 'replaced · 0/1 · t1'],
     ]);
+    assert.match(nodes[1]!.accessibilityLabel ?? '', /^test objective \(repair 1, replaced by repair 2\), replaced, 0\/1/);
     // A run a repair replaced is neither failed nor done: its cross read as the task failed beside the repair's check (a trial).
     assert.deepEqual(nodes.map((node) => node.icon), ['pass-filled', 'history', 'history']);
     assert.match(nodes[2]!.tooltip, /^Status: replaced by repair 1, after a step asked for a repair plan \(run r\)$/m);
@@ -60,6 +63,9 @@ describe('runListModel', () => {
     assert.equal(node?.contextValue, 'run.interrupted');
     assert.equal(node?.description, 'interrupted · 0/1 · t3');
     assert.match(node?.tooltip ?? '', /Reason: The window was reloaded\./);
+    // A trial could not tell it from a step that waits for earlier steps: both showed the same pause "||".
+    assert.notEqual(node?.icon, stepStatusView('blocked').icon);
+    assert.equal(node?.icon, interruptedLook.icon);
   });
 
   it('shows an active run spinning, a run without a plan by its id, and says how many steps wait for the user', () => {
@@ -74,7 +80,7 @@ describe('runListModel', () => {
       label: 'r5',
       description: 'running · 1/3 · t7',
       accessibilityLabel: 'r5, running, 1/3, t7, 1 of 3 steps completed, waiting for you on 2 steps',
-      tooltip: 'r5\nStatus: running (run r5)\nWaiting: a: approve a\nWaiting: b: approve b',
+      tooltip: 'r5\nStatus: running (run r5)\nLast ran: t7\nWaiting: a: approve a\nWaiting: b: approve b',
       icon: 'sync~spin',
       color: 'charts.yellow',
       contextValue: 'run.running',
@@ -93,7 +99,7 @@ describe('runListModel', () => {
     assert.ok(node.label.startsWith('Create CONTRIBUTING.md - Add a link from the README - Run `npm test` and more'), node.label);
     assert.ok(!node.label.includes('\n') && node.label.length <= 200 && node.label.endsWith('…'), node.label);
     assert.match(node.tooltip, /^Create CONTRIBUTING\.md - Add a link/);
-    assert.match(node.tooltip, /\nStatus: completed \(run r6\)$/);
+    assert.match(node.tooltip, /\nStatus: completed \(run r6\)\nLast ran: 1$/);
   });
 
   it('says when Undo took back a run\'s changes, keeping its outcome (a newcomer saw "completed" and no sign of the Undo)', () => {
