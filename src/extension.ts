@@ -106,7 +106,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const keys = new ApiKeyStore(context.secrets, context.globalState, () => readSettings().userBaseUrl, ...(seams.keyPrompts ? [seams.keyPrompts] : []));
   const pending = new PendingPrompts();
   const modelStatus = new ModelStatus(keys, context.globalState, log);
-  const walkthrough = new WalkthroughProgress(context.globalState);
+  const walkthrough = new WalkthroughProgress(context.globalState, context.extension.id);
   const documents = new ProposalDocuments();
   const snapshots = new SnapshotDocuments();
   const sessionPlanner = createSessionPlanner();
@@ -162,7 +162,11 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);
-  const welcome = new PlanViewWelcome(() => tree.getChildren().length === 0);
+  const hasRuns = async (): Promise<boolean> => (await runs.listAll()).length > 0;
+  const welcome = new PlanViewWelcome(() => tree.getChildren().length === 0, hasRuns);
+  // Settles once the Plan view shows what the reload left it (below): Show plan waits for it.
+  let viewRestored: () => void = () => undefined;
+  const restored = new Promise<void>((resolve) => (viewRestored = resolve));
   /** What Undo took back of a run, in the Plan view and the status bar (each says so while it shows that run). */
   const showUndone = (runId: string, undone: Pick<UndoneChanges, 'steps' | 'anyLeft'>): void => {
     tree.setUndone(runId, undone);
@@ -217,7 +221,11 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const chat = registerChatParticipant(context.extensionUri, deps, interaction);
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () =>
-      loadRuntime().showPlan(panels(), { plan: () => tree.currentPlan(), run: () => tree.shownRun(), executing: (runId) => runs.executing(runId) }, log),
+      loadRuntime().showPlan(
+        panels(),
+        { plan: () => tree.currentPlan(), run: () => tree.shownRun(), executing: (runId) => runs.executing(runId), restored: () => restored, hasRuns },
+        log,
+      ),
     ),
     log,
     mcp,
@@ -237,6 +245,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     runs.onDidExecutionEvent(({ event }) => walkthrough.markRunEvent(event)),
     runs.changes.onDidUndo(() => walkthrough.mark('undone')),
     tree.onDidChangeTreeData(() => (tree.currentPlan() ? walkthrough.mark('planned') : undefined)),
+    modelStatus.onDidChange((choice) => walkthrough.markPlanner(choice)),
     ...registerRunChangeDiff({ runs: runs.changes, documents: snapshots }),
     planView,
     runsView,
@@ -317,7 +326,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   // After activation: asks VS Code for its chat models, which must not delay activate().
   void modelStatus
     .refresh()
-    .then(() => modelStatus.welcomeOnce())
+    .then((choice) => {
+      walkthrough.markPlanner(choice);
+      return modelStatus.welcomeOnce();
+    })
     .catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
   void runs.takeInterruptedRuns().then(async (interrupted) => {
     for (const run of interrupted) {
@@ -328,7 +340,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     const shown = interrupted[0] && (await runs.showInterrupted(interrupted[0].runId));
     if (shown && !(panelsMade && panels().panels.panel())) panels().showRun(shown, false);
   }).catch((error: unknown) => log.warn(`Could not show the run the reload interrupted: ${errorMessage(error)}`))
-    .finally(() => welcome.restored());
+    .finally(() => {
+      welcome.restored();
+      viewRestored();
+    });
   return {
     tree,
     planView,

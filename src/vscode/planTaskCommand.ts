@@ -36,7 +36,19 @@ export interface PlanTaskOptions {
    * replace in the review); default: a notification with "Show it" (tests answer it themselves).
    */
   whenOvertaken?: (objective: string) => Promise<boolean>;
+  /**
+   * Started from a notification's button ("Connected" after Set up a model, Show plan's "Plan task"): the request box waits
+   * for that notification to close before it shows, since the closing notification gives the focus back to the editor.
+   */
+  fromNotification?: boolean;
 }
+
+/**
+ * How long the request box waits, when a notification's button started Plan task, for that notification to close. VS
+ * Code closes it after its button's answer reached the extension and focuses the editor as it goes: the box shown
+ * before that lost the focus, and a newcomer's typing went nowhere until a click into the field.
+ */
+export const notificationCloseMs = 300;
 
 /**
  * "Plan task" plannings started in this window so far: a planning that ends after a later one started asks before its
@@ -48,8 +60,10 @@ let planningsStarted = 0;
  * The options a caller of the command `taskPlanner.planTask` may give (a walkthrough's or a Markdown command link): only
  * `{ "withoutModel": true }`, which plans without a model; anything else plans as the command does without one.
  */
-export function planTaskArgument(arg: unknown): Pick<PlanTaskOptions, 'withoutModel'> {
-  return typeof arg === 'object' && arg !== null && (arg as { withoutModel?: unknown }).withoutModel === true ? { withoutModel: true } : {};
+export function planTaskArgument(arg: unknown): Pick<PlanTaskOptions, 'withoutModel' | 'fromNotification'> {
+  if (typeof arg !== 'object' || arg === null) return {};
+  const given = arg as { withoutModel?: unknown; fromNotification?: unknown };
+  return { ...(given.withoutModel === true ? { withoutModel: true } : {}), ...(given.fromNotification === true ? { fromNotification: true } : {}) };
 }
 
 /** What a planning failure offers. */
@@ -75,7 +89,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   const where = options.folder ? { folder: options.folder } : await planningFolder(deps, options.files ?? []);
   if ('outcome' in where) return where.outcome;
   const folder = where.folder;
-  const text = options.request ?? (await askRequest(deps.requests, folder ?? vscode.workspace.workspaceFolders?.[0]));
+  const text = options.request ?? (await askRequest(deps.requests, folder ?? vscode.workspace.workspaceFolders?.[0], options.fromNotification === true));
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
@@ -173,7 +187,8 @@ function requestExample(testCommand: readonly string[] | undefined): string {
  * editor for a longer, multi-line request (planned from that editor's title); then, as
  * when the box is dismissed, there is nothing to plan now (`undefined`).
  */
-async function askRequest(requests: RequestEditors, folder: vscode.WorkspaceFolder | undefined): Promise<string | undefined> {
+async function askRequest(requests: RequestEditors, folder: vscode.WorkspaceFolder | undefined, fromNotification: boolean): Promise<string | undefined> {
+  if (fromNotification) await new Promise((resolve) => setTimeout(resolve, notificationCloseMs));
   const box = vscode.window.createInputBox();
   box.title = vscode.l10n.t('Task Planner: Plan task');
   box.prompt = vscode.l10n.t(

@@ -6,6 +6,7 @@ import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 import { shownLine } from './shownText';
+import { interruptedLook } from '../core/view/stepStatusView';
 
 /**
  * The codicon before the progress for each run status: a run partly done warns, it never passes; a cancelled or
@@ -19,7 +20,7 @@ const statusIcons: Record<RunStatus, string> = {
   partial: 'warning',
   failed: 'error',
   cancelled: 'circle-slash',
-  interrupted: 'debug-pause',
+  interrupted: interruptedLook.icon,
 };
 
 /**

@@ -58,7 +58,7 @@ export async function setUpModel(
     // A server that does not say its context size: the setting the message names is one click away (a newcomer looked for it).
     const setContext = outcome.choice.provider === 'openai' && readSettings().contextTokens <= 0 ? [vscode.l10n.t('Set the context size')] : [];
     void showInformation(vscode.l10n.t('Task Planner: {0}', message), planTask, ...setContext).then((choice) => {
-      if (choice === planTask) return vscode.commands.executeCommand('taskPlanner.planTask');
+      if (choice === planTask) return vscode.commands.executeCommand('taskPlanner.planTask', { fromNotification: true });
       if (choice !== undefined) return vscode.commands.executeCommand('workbench.action.openSettings', 'taskPlanner.llm.contextTokens');
       return undefined;
     });

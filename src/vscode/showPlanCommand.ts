@@ -3,7 +3,7 @@ import { parsePlan } from '../core/plan/parsePlan';
 import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { PlanPanelFlow } from './planPanelFlow';
-import { showError, showInformation } from './notifications';
+import { showError, showInformation, withProgress } from './notifications';
 
 /** What "Show plan" shows when no plan file is the active editor: what the Plan view shows. */
 export interface ShownInPlanView {
@@ -13,6 +13,13 @@ export interface ShownInPlanView {
   run: () => RunState | undefined;
   /** The latest snapshot of the execution the run `runId` is part of while it goes on in the current folder, else `undefined`. */
   executing: (runId: string) => RunState | undefined;
+  /**
+   * Settles once the Plan view shows what a reload left it (the run the reload cut off) or found there is none. Right after
+   * a reload Show plan said "no plan yet" for about three seconds while the run was being shown; it waits for this instead.
+   */
+  restored?: () => Promise<void>;
+  /** Whether runs are kept (the Runs view lists them): with none shown, Show plan points at that view, not "no plan yet". */
+  hasRuns?: () => Promise<boolean>;
 }
 
 /**
@@ -35,6 +42,10 @@ export async function showPlan(flow: Pick<PlanPanelFlow, 'panels' | 'showRun'>, 
     panels.show(parsed.plan);
     return;
   }
+  if (current.plan() === undefined && !panels.panel() && current.restored) {
+    const restored = current.restored;
+    await withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Task Planner: loading the last run…') }, () => restored());
+  }
   const plan = current.plan();
   const run = current.run();
   if (run?.plan && run.plan.id === plan?.id) {
@@ -50,6 +61,17 @@ export async function showPlan(flow: Pick<PlanPanelFlow, 'panels' | 'showRun'>, 
     return;
   }
   const planTask = vscode.l10n.t('Plan task');
+  if (await (current.hasRuns?.() ?? Promise.resolve(false)).catch(() => false)) {
+    const showRuns = vscode.l10n.t('Show runs');
+    const picked = await showInformation(
+      vscode.l10n.t('Task Planner: no run or plan is shown. Open one of your runs from the Runs view, or describe a new task to plan it.'),
+      showRuns,
+      planTask,
+    );
+    if (picked === showRuns) await vscode.commands.executeCommand('taskPlanner.runs.focus');
+    else if (picked === planTask) await vscode.commands.executeCommand('taskPlanner.planTask', { fromNotification: true });
+    return;
+  }
   const choice = await showInformation(vscode.l10n.t('Task Planner: there is no plan yet. Describe a task to plan it.'), planTask);
-  if (choice === planTask) await vscode.commands.executeCommand('taskPlanner.planTask');
+  if (choice === planTask) await vscode.commands.executeCommand('taskPlanner.planTask', { fromNotification: true });
 }

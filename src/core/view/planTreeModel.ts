@@ -193,8 +193,14 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     state.status === 'completed' && state.result !== undefined ? `Result: ${previewValue(state.result)}` : undefined,
     // A step trying again holds its last attempt's failure: said as that attempt's, not as the step's now (a trial read a
     // stale check failure under "Status: awaiting approval"), and its diagnosis only when it says more.
-    state.error ? `${retrying(state) ? `Attempt ${state.attempts - 1} failed` : 'Error'}: ${state.error}` : undefined,
-    state.diagnosis && state.diagnosis !== state.error ? `Diagnosis: ${state.diagnosis}` : undefined,
+    // A completed step's error is an earlier attempt's, said once as such, as the panel says it (webview/stepFailureLines.ts):
+    // a trial read "Status: completed" over "Error: Check 1 … failed".
+    ...(state.status === 'completed'
+      ? [state.error ?? state.diagnosis ? `An earlier attempt failed: ${state.error ?? state.diagnosis}` : undefined]
+      : [
+          state.error ? `${retrying(state) ? `Attempt ${state.attempts - 1} failed` : 'Error'}: ${state.error}` : undefined,
+          state.diagnosis && state.diagnosis !== state.error ? `Diagnosis: ${state.diagnosis}` : undefined,
+        ]),
     // a step skipped because it failed carries the error in its reason too: say it once
     state.reason && !(state.error && state.reason.includes(state.error)) ? `Reason: ${state.reason}` : undefined,
   ];

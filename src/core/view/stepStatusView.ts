@@ -37,6 +37,13 @@ const looks: Record<StepStatus, StatusLook> = {
 /** A step of a stopped run that had started and did not end: the stop cut it short. */
 const cutShortLook: StatusLook = { icon: 'stop-circle', color: 'disabledForeground' };
 
+/**
+ * A run a reload (or a closed window) cut off, resumable: a stop square, not the pause of a step that waits for earlier
+ * steps, which a newcomer could not tell it from in the Runs and Plan views. Not a debug codicon (the workbench paints
+ * those its own colours). The one declaration: the Runs view, the Plan view and the status bar use it.
+ */
+export const interruptedLook: StatusLook = { icon: 'primitive-square', color: 'charts.orange' };
+
 /** A step or run whose changes Undo took back: its files no longer hold its work, so it never looks completed (green). */
 export const undoneLook: StatusLook = { icon: 'discard', color: 'descriptionForeground' };
 
@@ -65,7 +72,13 @@ export function stepStateView(
 ): StepStatusView {
   if (stopped !== undefined && !terminalStepStatuses.has(state.status)) {
     // One the stop cut short as it ran is told from one that never started (an editor trial saw the same empty circle).
-    const look = state.startedAt === undefined ? stepStatusView(state.status) : cutShortLook;
+    // One that waited for earlier steps when a reload cut the run off no longer waits: it has the interrupted run's look.
+    const look =
+      state.startedAt !== undefined
+        ? cutShortLook
+        : stopped === 'interrupted' && state.status === 'blocked'
+          ? { ...interruptedLook, color: 'disabledForeground' }
+          : stepStatusView(state.status);
     return { ...look, label: notFinishedLabel(stopped) };
   }
   if (state.status === 'skipped' && state.skipCause !== undefined) return { ...skipLooks[state.skipCause], label: skipCauseWords[state.skipCause].label };

@@ -33,3 +33,23 @@ describe('PlanViewWelcome: when the Plan view may say "No plan yet"', () => {
     assert.deepEqual(contexts, [['taskPlanner.planViewRestored', true]]);
   });
 });
+
+describe('PlanViewWelcome: which empty state the Plan view shows', () => {
+  // After a reload the Plan view said "No plan yet" while the Runs view listed six runs.
+  it('says where the kept runs are, not "no plan yet", once it knows runs are kept', async () => {
+    const contexts: unknown[][] = [];
+    const { PlanViewWelcome: Welcome } = requireWithVscode<{
+      PlanViewWelcome: new (empty: () => boolean, hasRuns?: () => Promise<boolean>) => PlanViewWelcome;
+    }>(require.resolve('../../../src/vscode/planViewWelcome'), {
+      commands: { executeCommand: (command: string, ...args: unknown[]) => (command === 'setContext' && contexts.push(args), Promise.resolve(undefined)) },
+    });
+    new Welcome(() => true, () => Promise.resolve(true)).restored();
+    new Welcome(() => true, () => Promise.resolve(false)).restored();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const runs = contexts.filter(([key]) => key === 'taskPlanner.planViewRuns');
+    assert.deepEqual(runs, [
+      ['taskPlanner.planViewRuns', 'kept'],
+      ['taskPlanner.planViewRuns', 'none'],
+    ]);
+  });
+});

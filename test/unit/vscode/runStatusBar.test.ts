@@ -9,7 +9,7 @@ describe("the status bar item of a run that is not waiting for an answer", () =>
   const cut = [{ status: 'running' }, { status: 'pending' }];
 
   it('says how a run ended when it did not complete, with the Runs view\'s icon for a run that stopped', () => {
-    assert.deepEqual(runItemLook('interrupted', cut, { completed: 0, total: 2 }, undefined), { icon: 'debug-pause', text: 'Task Planner 0/2 · interrupted' });
+    assert.deepEqual(runItemLook('interrupted', cut, { completed: 0, total: 2 }, undefined), { icon: 'primitive-square', text: 'Task Planner 0/2 · interrupted' });
     assert.deepEqual(runItemLook('cancelled', cut, { completed: 0, total: 2 }, undefined), { icon: 'circle-slash', text: 'Task Planner 0/2 · cancelled' });
     assert.deepEqual(runItemLook('failed', [{ status: 'completed' }, { status: 'failed' }], { completed: 1, total: 2 }, undefined), {
       icon: 'error',

@@ -238,7 +238,7 @@ describe('planTreeModel: what a tooltip and a row tell', () => {
       ['clarification · skipped', 'circle-slash', 'disabledForeground', 'step.clarification.skipped'],
     ]);
     assert.deepEqual(nodes.map((node) => node.tooltip), [
-      `${aTooltip}\n\nStatus: completed\nResult: n: 1\nDiagnosis: looked fine`,
+      `${aTooltip}\n\nStatus: completed\nResult: n: 1\nAn earlier attempt failed: looked fine`,
       'b · agent\nInput: do b\nDepends on: a\nOn failure: stop\n\nStatus: failed\nError: boom',
       'c · clarification (skipped)\nOn failure: stop\n\nStatus: skipped\nError: late\nReason: a dependency failed',
     ]);
@@ -266,6 +266,21 @@ describe('planTreeModel: what a tooltip and a row tell', () => {
     const failed = planTreeModel(plan, 'flat', state({ id: 'a', status: 'failed', attempts: 3, error: 'Verification failed', diagnosis: failure }))[0]!.tooltip;
     assert.match(failed, /^Error: Verification failed$/m);
     assert.match(failed, /^Diagnosis: Check 1/m);
+  });
+
+  // A trial: a completed step's tooltip said "Status: completed" over "Error: Check 1 … failed" from an earlier attempt,
+  // with no word that it was an earlier attempt's; the panel says "An earlier attempt failed: …" (webview/stepFailureLines.ts).
+  it('says a completed step\'s error as an earlier attempt\'s, once, as the panel does', () => {
+    const plan = makePlan([makeStep('a', { maxAttempts: 3 })]);
+    const failure = 'Check 1 (contents of `notes.md`) failed: no "usage"';
+    const state = (step: RunState['steps'][string]): RunState => ({ runId: 'r', status: 'completed', plan, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0, steps: { a: step } });
+    const tooltip = planTreeModel(plan, 'flat', state({ id: 'a', status: 'completed', attempts: 2, error: failure, diagnosis: `${failure} (the file lacks it)` }))[0]!.tooltip;
+    assert.match(tooltip, /^Status: completed$/m);
+    assert.equal(tooltip.split('\n').filter((line) => line === `An earlier attempt failed: ${failure}`).length, 1, tooltip);
+    assert.doesNotMatch(tooltip, /^(Error|Diagnosis):/m);
+    const diagnosed = planTreeModel(plan, 'flat', state({ id: 'a', status: 'completed', attempts: 2, diagnosis: failure }))[0]!.tooltip;
+    assert.match(diagnosed, /^An earlier attempt failed: Check 1/m);
+    assert.doesNotMatch(diagnosed, /^Diagnosis:/m);
   });
 
   it('explains what each dependency level holds', () => {

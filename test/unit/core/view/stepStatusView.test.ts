@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { previewValue, stepStateView, stoppedRun } from '../../../../src/core/view/stepStatusView';
+import { interruptedLook, previewValue, stepStateView, stoppedRun } from '../../../../src/core/view/stepStatusView';
 
 describe('stepStateView', () => {
   it('tells a step skipped because the user rejected it apart from one skipped for another cause', () => {
@@ -52,5 +52,16 @@ describe('previewValue', () => {
 
   it('shows a field JSON cannot show as its text', () => {
     assert.equal(previewValue({ big: 10n }), 'big: 10');
+  });
+
+  // A trial: the interrupted run's icon was the same pause "||" as "waits for earlier steps", in the Runs and Plan views.
+  it('gives a run a reload cut off its own icon, not the pause of a step waiting for earlier steps, and its waiting steps that look', () => {
+    const waits = stepStateView({ status: 'blocked' });
+    assert.notEqual(interruptedLook.icon, waits.icon);
+    assert.doesNotMatch(interruptedLook.icon, /^debug-/);
+    const cut = stepStateView({ status: 'blocked' }, 'interrupted');
+    assert.equal(cut.icon, interruptedLook.icon);
+    assert.equal(cut.label, 'not finished (run interrupted)');
+    assert.notEqual(stepStateView({ status: 'running', startedAt: 1 }, 'interrupted').icon, interruptedLook.icon, 'one cut short as it ran is told apart');
   });
 });
