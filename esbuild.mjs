@@ -58,11 +58,14 @@ const shipped = [
   tokenizerBundle,
   // The reader threads of search_text (src/node/parallelTextSearcher.ts), started from runtime.js and cli.js beside it.
   { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
+  // The predicate threads (src/node/predicateThreads.ts), started from runtime.js, cli.js and core.js beside it.
+  { ...node, entryPoints: ['src/node/predicateWorker.ts'], outfile: `${outdir}/predicateWorker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },
 ];
 const testBuild = [
   { ...node, entryPoints: ['test/integration/testBuild/testExtension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true, planSchema: true },
   { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
+  { ...node, entryPoints: ['src/node/predicateWorker.ts'], outfile: `${outdir}/predicateWorker.js` },
   tokenizerBundle,
 ];
 const builds = testExtension === undefined ? shipped : testBuild;

@@ -12,6 +12,7 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { createUserAnswerSeal } from '../node/userAnswerSeal';
+import { sharedPredicateThreads } from '../node/predicateThreads';
 import { findRipgrepOnPath } from '../node/ripgrepSearcher';
 import { timerClock } from '../node/timerClock';
 import { findAttachmentProblems, type AttachmentProblem } from '../core/engine/attachmentProblems';
@@ -87,6 +88,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     logger: silentLogger,
     // The user's key: another `resume` takes back the answers given here, and none a journal in the workspace made up.
     answerSeal: createUserAnswerSeal(),
+    // Each predicate on a thread ended at its time limit, which QuickJS alone does not always hold.
+    predicates: sharedPredicateThreads(),
   } satisfies HostEnvironment;
   return hostRunOptions(environment, cliRunPolicy(options));
 }

@@ -15,6 +15,8 @@ import {
   type ReplanOptions,
 } from '../core/replan/executeWithReplanning';
 import { timerClock } from './timerClock';
+import { sharedPredicateThreads } from './predicateThreads';
+import type { PredicateEvaluator } from '../core/predicate/evaluatePredicate';
 
 export * from '../core/coreApi';
 export { createFileRunStore } from './fileRunStore';
@@ -32,8 +34,9 @@ export type RunOptions = WithTimers<CoreRunOptions>;
 /** Options of `resumeRun`; without `clock`, real timers. */
 export type ResumeOptions = WithTimers<CoreResumeOptions>;
 
-function withTimers<T extends { clock?: Clock }>(options: T): T & { clock: Clock } {
-  return { ...options, clock: options.clock ?? timerClock };
+function withTimers<T extends { clock?: Clock; predicates?: PredicateEvaluator }>(options: T): T & { clock: Clock } {
+  // Predicates on threads ended at their time limit, unless the options give their own evaluator.
+  return { ...options, clock: options.clock ?? timerClock, predicates: options.predicates ?? sharedPredicateThreads() };
 }
 
 /** The core's `runPlan` on real timers unless `options.clock` is given. */

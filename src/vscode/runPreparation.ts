@@ -86,6 +86,8 @@ export async function prepareRun(
       logger: channelLogger(deps.log),
       // The user's key, one for every window and the command line: a window reloaded takes back the answers given before.
       answerSeal: runtime.createUserAnswerSeal(),
+      // Each predicate on a thread ended at its time limit: one QuickJS does not stop would otherwise hold the extension host.
+      predicates: runtime.sharedPredicateThreads(),
     } satisfies HostEnvironment;
     const policy = {
       ...setup.policy,

@@ -39,6 +39,7 @@ export { createOpenAiClient } from '../node/openAiClient';
 export { createFileRunStore } from '../node/fileRunStore';
 export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createUserAnswerSeal } from '../node/userAnswerSeal';
+export { sharedPredicateThreads } from '../node/predicateThreads';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
 export { readEditorCapabilities } from './editorCapabilities';
 export { createVscodeDiagnostics } from './vscodeDiagnostics';

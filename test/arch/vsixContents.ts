@@ -7,7 +7,7 @@ export const maxVsixBytes = 3_000_000;
  * Every file the package may hold. vsce adds the first two and renames README, CHANGELOG and
  * LICENSE; the rest is what `.vscodeignore` lets through: the manifest and its texts in English
  * and any translation (package.nls[.LANG].json, l10n/bundle.l10n[.LANG].json), the
- * bundles the editor loads, the search's reader thread and the tokenizer's tables, the predicate sandbox's WebAssembly, the JSON Schema of plan
+ * bundles the editor loads, the search's reader thread, the predicates' thread and the tokenizer's tables, the predicate sandbox's WebAssembly, the JSON Schema of plan
  * files, and media (icons, walkthrough pages).
  */
 export const vsixAllowlist: readonly RegExp[] = [
@@ -19,7 +19,7 @@ export const vsixAllowlist: readonly RegExp[] = [
   /^extension\/readme\.md$/,
   /^extension\/changelog\.md$/,
   /^extension\/LICENSE\.txt$/,
-  /^extension\/dist\/(extension|runtime|webview|textSearchWorker|tokenizer)\.js$/,
+  /^extension\/dist\/(extension|runtime|webview|textSearchWorker|predicateWorker|tokenizer)\.js$/,
   /^extension\/dist\/emscripten-module\.wasm$/,
   /^extension\/dist\/plan\.schema\.json$/,
   /^extension\/media\/[\w-]+\.(svg|png)$/,
@@ -37,6 +37,7 @@ export const vsixRequired: readonly string[] = [
   'extension/dist/runtime.js',
   'extension/dist/webview.js',
   'extension/dist/textSearchWorker.js',
+  'extension/dist/predicateWorker.js',
   'extension/dist/tokenizer.js',
   'extension/dist/emscripten-module.wasm',
   'extension/dist/plan.schema.json',

@@ -9,6 +9,7 @@ import type { WorkspaceFs } from '../workspacePorts';
 import type { ToolRegistry } from '../tools/tool';
 import type { StepEpilogue, StepRunner } from './stepHooks';
 import { processAnswerSeal } from './answerSeals';
+import { evaluatePredicate, type PredicateEvaluator } from '../predicate/evaluatePredicate';
 import { deferAllInteraction } from './stepInteraction';
 
 /**
@@ -60,6 +61,12 @@ export interface RunEnvironment {
    * (`trustedAnswers`). Hosts give the user's (`createUserAnswerSeal`, src/node); `processAnswerSeal` trusts no other process.
    */
   answerSeal: AnswerSeal;
+  /**
+   * Evaluates `verification` and `when` predicates. `evaluatePredicate` runs them on the caller's thread, where a
+   * native operation of QuickJS can outlast the time limit by hours; hosts give `createPredicateThreads` (src/node),
+   * which ends a predicate's thread at its limit.
+   */
+  predicates: PredicateEvaluator;
 }
 
 /** A registry without tools. */
@@ -114,5 +121,6 @@ export function bareEnvironment(clock: Clock): RunEnvironment {
     stepEpilogue: noStepEpilogue,
     logger: silentLogger,
     answerSeal: processAnswerSeal(),
+    predicates: evaluatePredicate,
   };
 }

@@ -1,7 +1,6 @@
 import { performedBy } from '../plan/stepKindTraits';
 import type { AgentChanges } from '../text/agentChanges';
 import type { Step } from '../plan/planSchema';
-import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError } from '../llm/budget';
 import { isLlmError } from '../llm/llmError';
 import { capText, capValue, textCaps } from '../text/capText';
@@ -136,7 +135,7 @@ function warnUnresolved(step: Step, prepared: PreparedInput, run: StepRun): void
  */
 async function conditionHolds(step: Step, when: string, prepared: PreparedInput, depends: Record<string, unknown>, run: StepRun): Promise<boolean> {
   // Stryker disable next-line ObjectLiteral: only the time a runaway condition may take changes (unit tests use no real timers).
-  const condition = await evaluatePredicate(when, { input: prepared.input, depends }, { timeoutMs: run.options.predicateTimeoutMs });
+  const condition = await run.options.predicates(when, { input: prepared.input, depends }, { timeoutMs: run.options.predicateTimeoutMs });
   if (run.stop.signal.aborted) return false;
   if (condition.kind === 'fail') {
     // A condition that says why in its own words ("`pytest -q` passed, nothing to fix") is the reason the step is not needed.
@@ -298,7 +297,7 @@ async function completeIfVerified(
   }
   if (step.verification !== undefined) {
     const bindings = { input: prepared.input, result, depends, checks: checked?.outcomes ?? [] };
-    const verdict = await evaluatePredicate(step.verification, bindings, { timeoutMs: run.options.predicateTimeoutMs });
+    const verdict = await run.options.predicates(step.verification, bindings, { timeoutMs: run.options.predicateTimeoutMs });
     if (run.stop.signal.aborted) return undefined;
     if (verdict.kind === 'fail') {
       run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: verdict.diagnosis, ...returned(result) });

@@ -27,7 +27,25 @@ export interface PredicateOptions {
   memoryLimitBytes?: number;
 }
 
-const defaultTimeoutMs = 1000;
+/**
+ * Evaluates a predicate as `evaluatePredicate` does. A host gives one that holds the time limit even where
+ * the engine cannot (src/node/predicateThreads.ts: QuickJS checks it only between thousands of operations,
+ * and one native operation, `s.indexOf(t)` on long strings, can run for hours on the caller's thread).
+ */
+export type PredicateEvaluator = (expr: string, bindings: PredicateBindings, opts?: PredicateOptions) => Promise<PredicateOutcome>;
+
+/** The outcome of a predicate stopped at its time limit, in the words of every other timeout. */
+export function predicateTimedOut(expr: string, timeoutMs: number): PredicateOutcome {
+  return { kind: 'error', message: capText(timedOutMessage(expr, timeoutMs), textCaps.message) };
+}
+
+function timedOutMessage(expr: string, timeoutMs: number): string {
+  return `Verification \`${expr}\` timed out after ${timeoutMs} ms; make the predicate cheaper or remove the loop.`;
+}
+
+/** The time limit of a predicate when its options give none. */
+export const defaultPredicateTimeoutMs = 1000;
+const defaultTimeoutMs = defaultPredicateTimeoutMs;
 const defaultMemoryLimitBytes = 32 * 1024 * 1024;
 const maxStackBytes = 256 * 1024;
 const previewLength = 200;
@@ -91,14 +109,16 @@ function ignoreOutput(): void {
 
 /**
  * Evaluates a JavaScript expression in a fresh QuickJS sandbox (WebAssembly; no access
- * to the host) with the globals `input`, `result`, `depends` and `checks`. `true` passes; `false`
+ * to the host) with the globals `input`, `result`, `depends` and `checks`. `true` passes (the
+ * boolean itself: an object whose copy reads true, `new Boolean(true)`, fails as unexpected); `false`
  * fails with a diagnosis quoting the predicate and a preview of the result; a string
  * fails with that string as the diagnosis; any other value fails as "unexpected value".
  * A thrown exception, a syntax error, running past `timeoutMs`, past the memory limit or
  * past the stack (also the host's, which QuickJS's own check does not always see first:
  * `JSON.parse` of 100 000 nested brackets), or the engine aborting, is an `error`; the
  * engine prints nothing on the host's stderr (an abort comes back as an exception). The diagnosis and the message are capped at
- * `textCaps.message` characters (`capText`). Never rejects.
+ * `textCaps.message` characters (`capText`). Never rejects. The time limit holds only between the engine's
+ * operations: a host runs this where it can end it (`PredicateEvaluator`).
  */
 export async function evaluatePredicate(expr: string, bindings: PredicateBindings, opts: PredicateOptions = {}): Promise<PredicateOutcome> {
   const outcome = await evaluateUncapped(expr, bindings, opts);
@@ -145,8 +165,9 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
     const type = vm.typeof(evaluated.value);
     const value: unknown = type === 'function' || type === 'symbol' ? `[${type}]` : vm.dump(evaluated.value);
     evaluated.value.dispose();
-    if (value === true) return { kind: 'pass' };
-    if (value === false) {
+    // Only the boolean itself: an object is copied out through JSON, where `toJSON` or `new Boolean(true)` reads as true.
+    if (type === 'boolean' && value === true) return { kind: 'pass' };
+    if (type === 'boolean' && value === false) {
       return { kind: 'fail', diagnosis: `Verification \`${expr}\` was false for result ${preview(bindings.result)}`, stated: false };
     }
     // Stryker disable next-line ConditionalExpression: a value of type string dumps to a string; the second test only narrows the type.
@@ -220,7 +241,7 @@ function isOutOfMemory(thrown: unknown): boolean {
 }
 
 function describeThrown(expr: string, thrown: unknown, timedOut: boolean, timeoutMs: number, memoryLimitBytes: number): string {
-  if (timedOut) return `Verification \`${expr}\` timed out after ${timeoutMs} ms; make the predicate cheaper or remove the loop.`;
+  if (timedOut) return timedOutMessage(expr, timeoutMs);
   if (isOutOfMemory(thrown)) {
     return `Verification \`${expr}\` ran out of memory: it went past the sandbox's memory limit of ${mebibytes(memoryLimitBytes)} MiB; predicates must not build large values.`;
   }
