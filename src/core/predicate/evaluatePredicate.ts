@@ -45,7 +45,6 @@ function timedOutMessage(expr: string, timeoutMs: number): string {
 
 /** The time limit of a predicate when its options give none. */
 export const defaultPredicateTimeoutMs = 1000;
-const defaultTimeoutMs = defaultPredicateTimeoutMs;
 const defaultMemoryLimitBytes = 32 * 1024 * 1024;
 const maxStackBytes = 256 * 1024;
 const previewLength = 200;
@@ -135,7 +134,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
   } catch (error) {
     return { kind: 'error', message: errorMessage(error) };
   }
-  const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs;
+  const timeoutMs = opts.timeoutMs ?? defaultPredicateTimeoutMs;
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(memoryLimitBytes);
   runtime.setMaxStackSize(maxStackBytes);
