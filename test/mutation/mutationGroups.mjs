@@ -55,7 +55,12 @@ export const mutationGroups = [
       'src/core/tools/recordedChange.ts',
     ],
     // Not resumeRun.changeCrash.test.ts: it kills child processes, too slow for every mutant.
-    spec: ['test/unit/core/tools/**/*.test.ts', 'test/unit/core/engine/sharedFileChanges.test.ts', 'test/unit/core/engine/sharedFileChanges.property.test.ts'],
+    spec: [
+      'test/unit/core/tools/**/*.test.ts',
+      'test/unit/core/engine/sharedFileChanges.test.ts',
+      'test/unit/core/engine/sharedFileChanges.property.test.ts',
+      'test/unit/core/engine/sharedFileAliases.attack.test.ts',
+    ],
   },
   {
     // Not ignoreStatic: the tables of wrappers and interpreters are what refuses a blanket rule.
