@@ -146,12 +146,15 @@ export function reportRunResult(result: RunResult, state: RunState, options: { w
       const shown = shownRequest(request);
       if (shown !== undefined) lines.push(indent(shown));
     }
-    // One command to paste (a newcomer could not paste one with its alternatives in brackets), then the alternatives.
+    // One command to paste (a newcomer could not paste one with its alternatives in brackets), then each other answer as
+    // a whole command of its own: "or instead: --reject W@…[=REASON]" was no line to paste (a trial).
     const hints = (result.pending ?? []).map((request) => resumeHint[request.kind](request.id));
-    const answers = hints.map((hint) => hint.flag).join(' ');
-    lines.push('Answer with:', `  task-planner resume ${shellWord(result.runId)} --workspace ${shellWord(resolve(workspace))}${flags} ${answers}`);
-    const instead = hints.flatMap((hint) => (hint.instead === undefined ? [] : [hint.instead]));
-    if (instead.length > 0) lines.push(`  or instead: ${instead.join('; ')}`);
+    const command = (answers: readonly string[]): string =>
+      `  task-planner resume ${shellWord(result.runId)} --workspace ${shellWord(resolve(workspace))}${flags} ${answers.join(' ')}`;
+    lines.push('Answer with:', command(hints.map((hint) => hint.flag)));
+    const instead = hints.flatMap((hint, index) => hint.instead.map((flag) => command(hints.map((other, at) => (at === index ? flag : other.flag)))));
+    const notes = [...new Set(hints.flatMap((hint) => (hint.note === undefined ? [] : [hint.note])))];
+    if (instead.length > 0) lines.push(`Or instead${notes.length > 0 ? ` (${notes.join('; ')})` : ''}:`, ...instead);
   }
   if (result.status === 'cancelled' || result.status === 'interrupted') {
     // On a line of its own to paste, with the workspace and model: the progress line said only "task-planner resume RUN".
@@ -184,14 +187,21 @@ function indent(text: string): string {
 
 /**
  * The `resume` flag that answers each kind of pending request, by its request id (one shell word: its step id is a model's
- * or a plan's), and the answer other than it.
+ * or a plan's), the other answers to it (each a flag to put in its place, in a whole command), and what to know of them.
  */
-const resumeHint: Record<PendingRequest['kind'], (requestId: string) => { flag: string; instead?: string }> = {
-  approval: (requestId) => ({ flag: `--approve ${shellWord(requestId)}`, instead: `--reject ${shellWord(requestId)}[=REASON]` }),
-  clarification: (requestId) => ({ flag: `--answer ${shellWord(`${requestId}=your answer`)}` }),
-  review: (requestId) => ({ flag: `--accept-review ${shellWord(requestId)}`, instead: `--reject-review ${shellWord(requestId)}[=NOTES]` }),
-  manual: (requestId) => ({ flag: `--done ${shellWord(requestId)}`, instead: `--failed ${shellWord(requestId)}=REASON` }),
-  budget: () => ({ flag: '--max-requests N', instead: '--max-tokens N or --max-cost USD, above the limit reached' }),
+const resumeHint: Record<PendingRequest['kind'], (requestId: string) => { flag: string; instead: string[]; note?: string }> = {
+  approval: (requestId) => ({
+    flag: `--approve ${shellWord(requestId)}`,
+    instead: [`--reject ${shellWord(requestId)}`],
+    note: 'a --reject REQUEST=REASON has the step proposed again with your reason',
+  }),
+  clarification: (requestId) => ({ flag: `--answer ${shellWord(`${requestId}=your answer`)}`, instead: [] }),
+  review: (requestId) => ({
+    flag: `--accept-review ${shellWord(requestId)}`,
+    instead: [`--reject-review ${shellWord(`${requestId}=what to change`)}`],
+  }),
+  manual: (requestId) => ({ flag: `--done ${shellWord(requestId)}`, instead: [`--failed ${shellWord(`${requestId}=why not`)}`] }),
+  budget: () => ({ flag: '--max-requests N', instead: ['--max-tokens N', '--max-cost USD'], note: 'N or USD above the limit reached' }),
 };
 
 /**

@@ -7,13 +7,21 @@ import { notStoppingNote, skippedStepText } from '../shared/stepStatusLabels';
 import { keptFileText } from '../core/tools/withheldFiles';
 import { reasonBesideFailures } from '../core/engine/criticalHalt';
 import { shellWord } from './shellWord';
+import { formatDuration } from '../shared/formatDuration';
 
 /** Longest step title in a progress line, and longest objective, reason or warning, in characters (each on one line). */
 const maxTitleLength = 120;
 const maxTextLength = 300;
 
-/** Said after a failure's first line: its whole text is printed once, in the summary at the end. */
+/**
+ * Said after a failure's first line when its whole text is printed once, in the closing summary's Failures: a step's
+ * failure that ended it (it stopped the run, its policy went past it, or a repair plan replaced it). Said nowhere else:
+ * an attempt retried, or a verification failure a retry may undo, may end with the step done and no Failures at all, and
+ * with `--json` no summary follows (a trial read the promise and found no Failures).
+ */
 const failedInFull = '(in full under Failures at the end)';
+/** Said after a failure of several lines shown on one, when it is not promised in full below. */
+const shortened = '(shortened)';
 
 /**
  * Live progress as one line per notable event, for stderr: starts, completions with
@@ -56,20 +64,27 @@ export function progressReporter(
         printed.delete(event.stepId);
         line('▶', `${label(event.stepId)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`);
         return;
-      case 'step_completed':
+      case 'step_completed': {
         ended++;
-        line('✔', `${label(event.stepId)}${event.restored ? ' (from earlier results)' : ` in ${event.time - (startedAt.get(event.stepId) ?? event.time)} ms`}`);
+        // As the closing summary says a duration ("in 5.6 s"): "in 2311 ms" beside it read as another unit (a trial).
+        const took = event.time - (startedAt.get(event.stepId) ?? event.time);
+        line('✔', `${label(event.stepId)}${event.restored ? ' (from earlier results)' : ` in ${formatDuration(took)}`}`);
         return;
-      case 'step_failed':
-        if (event.disposition !== 'retry') ended++;
+      }
+      case 'step_failed': {
+        const retry = event.disposition === 'retry';
+        if (!retry) ended++;
         failedSteps.add(event.stepId);
+        const more = summaryFollows && !retry ? failedInFull : shortened;
         line(
           '✘',
-          `${label(event.stepId)}: ${shortLine(event.error, 200, failedInFull)}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ` (${notStoppingNote})` : ''}`,
+          `${label(event.stepId)}: ${shortLine(event.error, 200, more)}${retry ? ` (retrying in ${formatDuration(event.retryInMs ?? 0)})` : event.disposition === 'skip' ? ` (${notStoppingNote})` : ''}`,
         );
         return;
+      }
       case 'verification_failed':
-        line('≠', `${label(event.stepId)} failed verification: ${shortLine(event.diagnosis, 200, failedInFull)}`);
+        // The step_failed that follows says whether it is the step's end, and makes the promise then.
+        line('≠', `${label(event.stepId)} failed verification: ${shortLine(event.diagnosis, 200, shortened)}`);
         return;
       case 'step_skipped':
         ended++;
@@ -102,12 +117,15 @@ export function progressReporter(
         // A critical step's failure was its own line, and the summary prints it in full: here, only which step.
         write(`Run ${event.runId} failed: ${shortLine(reasonBesideFailures(event.reason, failedSteps), 200)}`);
         return;
-      case 'run_cancelled': {
-        // The closing summary gives the command to paste, on its own line; with --json it is said here.
-        const resume = summaryFollows ? '' : ` Resume it with: task-planner resume ${shellWord(event.runId)}${resumeFlags}`;
-        write(`Run ${event.runId} ${event.interrupted ? 'interrupted' : 'cancelled'}: ${sentence(shortLine(event.reason, 200))}${resume}`);
+      case 'run_cancelled':
+        // The closing summary's headline and reason say it, with the command to paste: a Ctrl+C read "cancelled:
+        // Interrupted (Ctrl+C)" twice (a trial). With --json it is said here.
+        if (summaryFollows) return;
+        write(
+          `Run ${event.runId} ${event.interrupted ? 'interrupted' : 'cancelled'}: ${sentence(shortLine(event.reason, 200))} ` +
+            `Resume it with: task-planner resume ${shellWord(event.runId)}${resumeFlags}`,
+        );
         return;
-      }
       case 'run_waiting':
         write(`Run ${event.runId} is waiting for ${event.pending.length} answer${event.pending.length === 1 ? '' : 's'}.`);
         return;

@@ -103,7 +103,9 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       return `${row.status}${row.repair === undefined ? '' : `, repair ${row.repair}`}${replaced}${undone}`;
     });
     // Columns under their names (a newcomer could not tell the counts from the times), each as wide as its longest cell.
-    const header = ['Run', 'Status', 'Done', 'Updated (UTC)', 'Objective'];
+    // The time is the journal's last write, when the run last ran (started, went on, was answered), as the editor's Runs
+    // view orders and shows it: an Undo is said in the status, not here. "Updated", unchanged after an Undo, read as stale (a trial).
+    const header = ['Run', 'Status', 'Done', 'Last ran (UTC)', 'Objective'];
     const table = [
       header,
       ...listed.map((row, index) => {

@@ -1,4 +1,4 @@
-import { failureListedApart, type RunSummary } from '../core/view/runSummary';
+import { failureListedApart, type FailureSummary, type RunSummary } from '../core/view/runSummary';
 import type { StepStatus } from '../core/engine/runEvents';
 import { shownRef } from '../core/plan/attachmentTarget';
 import { shortLine } from './shortLine';
@@ -28,7 +28,8 @@ const statusMark: Readonly<Record<StepStatus, string>> = {
 export function summaryText(summary: RunSummary): string[] {
   const lines = [`Run ${summary.runId} ${summary.headline}`];
   // A long failure's output is printed once, under Failures (`failureListedApart`): the reason gives its first line.
-  const listed = summary.failures.some(failureListedApart);
+  const repaired = summary.repairedFailures ?? [];
+  const listed = summary.failures.some(failureListedApart) || repaired.some(failureListedApart);
   if (summary.reason !== undefined) lines.push(`  Reason: ${shortLine(summary.reason, 200, listed ? '(see Failures)' : '')}`);
   if (summary.steps.length > 0) {
     lines.push('Steps:');
@@ -40,13 +41,13 @@ export function summaryText(summary: RunSummary): string[] {
     }
     if (summary.moreSteps > 0) lines.push(`  … and ${summary.moreSteps} more step${summary.moreSteps === 1 ? '' : 's'} (see them all with --json)`);
   }
-  if (summary.failures.length > 0) {
+  if (summary.failures.length > 0 || repaired.length > 0) {
     lines.push('Failures:');
-    for (const failure of summary.failures) {
-      lines.push(`  ${failure.stepId}: ${indentRest(failure.error)}`);
-      if (failure.diagnosis !== undefined && failure.diagnosis !== failure.error) lines.push(`    diagnosis: ${indentRest(failure.diagnosis)}`);
-    }
-    if (summary.moreFailures > 0) lines.push(`  … and ${summary.moreFailures} more failed step${summary.moreFailures === 1 ? '' : 's'}`);
+    // Those a repair plan replaced first (they came first): the progress said each would be here in full.
+    for (const failure of repaired) pushFailure(lines, failure, ' (replaced by a repair plan)');
+    for (const failure of summary.failures) pushFailure(lines, failure, '');
+    const more = summary.moreFailures;
+    if (more > 0) lines.push(`  … and ${more} more failed step${more === 1 ? '' : 's'} (see them all with --json)`);
   }
   if (summary.changedFiles.length > 0) {
     lines.push('Changed files:');
@@ -56,6 +57,11 @@ export function summaryText(summary: RunSummary): string[] {
   }
   if (summary.keptFromModel !== undefined) lines.push(summary.keptFromModel);
   return lines;
+}
+
+function pushFailure(lines: string[], failure: FailureSummary, note: string): void {
+  lines.push(`  ${failure.stepId}${note}: ${indentRest(failure.error)}`);
+  if (failure.diagnosis !== undefined && failure.diagnosis !== failure.error) lines.push(`    diagnosis: ${indentRest(failure.diagnosis)}`);
 }
 
 function indentRest(text: string): string {

@@ -6,6 +6,7 @@ import type { BudgetUsage } from '../llm/budget';
 import { capText } from '../text/capText';
 import { isAgentResult } from '../text/agentResult';
 import { oneLine } from '../text/oneLine';
+import { outputEndLine } from '../text/outputEnd';
 import { valueText } from '../text/valueText';
 import { stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
@@ -84,6 +85,12 @@ export interface RunSummary {
   /** The first `summaryLimits.failures` failed steps (those their failure policy then skipped too); `moreFailures` counts the rest. */
   failures: FailureSummary[];
   moreFailures: number;
+  /**
+   * The failed steps a repair plan replaced (`RunState.replacedSteps`), oldest first, the first `summaryLimits.failures`:
+   * their failure asked for the repair, and the command line said it would print it in full (a trial's run, repaired,
+   * had no Failures at all). Absent when none; not in `failures`, which holds the steps of the plan as it ended.
+   */
+  repairedFailures?: FailureSummary[];
   usage?: UsageSummary;
   replanCount: number;
   /** How many times the run was resumed (after a reload, a cancel, or a wait for an answer): its duration spans the pauses. */
@@ -140,12 +147,9 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     const stepState = stepStates[index]!;
     return stepState.status === 'failed' || failedThenSkipped(stepState) ? [{ step, state: stepState }] : [];
   });
-  const failures = failed.slice(0, summaryLimits.failures).map(({ step, state: stepState }): FailureSummary => ({
-    stepId: step.id,
-    title: oneLine(step.title, summaryLimits.line),
-    error: capText(stepState.error ?? 'failed', summaryLimits.failure),
-    ...(stepState.diagnosis === undefined ? {} : { diagnosis: capText(stepState.diagnosis, summaryLimits.failure) }),
-  }));
+  const failures = failed.slice(0, summaryLimits.failures).map(({ step, state: stepState }) => failureSummary(step, stepState));
+  const repaired = (state.replacedSteps ?? []).filter((replaced) => replaced.state.status === 'failed' || failedThenSkipped(replaced.state));
+  const repairedFailures = repaired.slice(0, summaryLimits.failures).map((replaced) => failureSummary(replaced.step, replaced.state));
   const listedApart = new Set(failures.filter(failureListedApart).map((failure) => failure.stepId));
   const steps = planSteps.slice(0, summaryLimits.steps).map((step, index): StepSummaryLine => {
     const stepState = stepStates[index]!;
@@ -184,6 +188,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     moreSteps: Math.max(0, planSteps.length - summaryLimits.steps),
     failures,
     moreFailures: Math.max(0, failed.length - summaryLimits.failures),
+    ...(repairedFailures.length > 0 ? { repairedFailures } : {}),
     ...(usage ? { usage } : {}),
     replanCount,
     resumeCount: state.resumeCount,
@@ -192,6 +197,16 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     ...keptFromModel(state.withheldFiles ?? []),
   };
   return { ...summary, headline: runHeadline(summary, changed.length) };
+}
+
+/** A failed step's failure, bounded. */
+function failureSummary(step: Step, state: RunState['steps'][string]): FailureSummary {
+  return {
+    stepId: step.id,
+    title: oneLine(step.title, summaryLimits.line),
+    error: capText(state.error ?? 'failed', summaryLimits.failure),
+    ...(state.diagnosis === undefined ? {} : { diagnosis: capText(state.diagnosis, summaryLimits.failure) }),
+  };
 }
 
 /**
@@ -332,9 +347,12 @@ function earlierFailure(state: RunState['steps'][string]): string | undefined {
   return why === undefined ? undefined : oneLine(`attempt ${state.attempts - 1} failed: ${head(why)}`, summaryLimits.line);
 }
 
-/** The start of a text, enough for one line (joining a 5 MB text to a prefix would copy it all). */
+/**
+ * The start of a text, enough for one line (joining a 5 MB text to a prefix would copy it all); of a failed check's
+ * text, what it says and the end of the command's output (`outputEndLine`), in room for the line's own words before it.
+ */
 function head(text: string): string {
-  return text.slice(0, summaryLimits.line * 4);
+  return outputEndLine(text, summaryLimits.line - 32) ?? text.slice(0, summaryLimits.line * 4);
 }
 
 /**

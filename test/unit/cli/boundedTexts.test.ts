@@ -37,7 +37,7 @@ describe('the command line bounds the texts of a plan and its journal on the ter
     assert.equal(runs.code, 0, runs.stderr);
     const lines = runs.stdout.trim().split('\n');
     assert.equal(lines.length, 2, `${lines.length} lines: the columns' names, then the run`);
-    assert.match(lines[0]!, /^Run +Status +Done +Updated \(UTC\) +Objective$/);
+    assert.match(lines[0]!, /^Run +Status +Done +Last ran \(UTC\) +Objective$/);
     assert.ok(lines[1]!.length <= 250 && lines[1]!.includes(' waiting '), `${lines[1]!.length} characters: ${lines[1]!.slice(0, 120)}`);
   });
 });

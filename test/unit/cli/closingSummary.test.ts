@@ -128,6 +128,10 @@ describe('task-planner run: the closing summary', function () {
     writeFileSync(join(workspace.path, 'wait.plan.json'), JSON.stringify(plan));
     const { code, stdout } = await runCli(['run', join(workspace.path, 'wait.plan.json'), '--workspace', workspace.path]);
     assert.equal(code, 3, stdout);
-    assert.match(stdout, /^Answer with:\n {2}task-planner resume \S+ --workspace \S+ --approve W@[0-9a-f]+\n {2}or instead: --reject W@[0-9a-f]+\[=REASON\]$/m);
+    // The other answer is a whole command too: "or instead: --reject W@…[=REASON]" was no line to paste (a trial).
+    assert.match(
+      stdout,
+      /^Answer with:\n {2}task-planner resume (\S+) --workspace (\S+) --approve (W@[0-9a-f]+)\nOr instead \(a --reject REQUEST=REASON has the step proposed again with your reason\):\n {2}task-planner resume \1 --workspace \2 --reject \3$/m,
+    );
   });
 });

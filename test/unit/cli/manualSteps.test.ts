@@ -21,7 +21,7 @@ describe('task-planner CLI: steps that are yours to do', function () {
     const first = await cli(['run', plan, '--workspace', workspace.path]);
     assert.equal(first.code, 3, first.stderr);
     assert.match(first.stdout, /notes@[0-9a-f]{12} \(manual\): Step notes is yours to do: Write the release notes\n {4}Write RELEASE\.md from the files listed/);
-    assert.match(first.stdout, /--done notes@[0-9a-f]{12}\n {2}or instead: --failed notes@[0-9a-f]{12}=REASON$/m);
+    assert.match(first.stdout, /--done (notes@[0-9a-f]{12})\nOr instead:\n {2}task-planner resume \S+ --workspace \S+ --failed '\1=why not'$/m);
   });
 
   it('resume --done STEP=NOTE completes the step with the note; --failed STEP=REASON fails the next one with the reason', async () => {

@@ -6,6 +6,7 @@ import { summaryText } from '../../../src/cli/summaryText';
 import { runSummary } from '../../../src/core/view/runSummary';
 import { foldRunEvents } from '../../../src/core/engine/reduceRunEvent';
 import type { RunEvent } from '../../../src/core/engine/runEvents';
+import { reduceExecutionEvent } from '../../../src/core/replan/reduceExecutionEvent';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
 // A step title or objective is plan text: a line break in it must not let a plan print
@@ -76,7 +77,7 @@ describe('the command line\'s progress lines', () => {
 });
 
 describe('the end of a cancelled or interrupted run on the terminal', () => {
-  it('ends its reason once, as a sentence ("cancelled (Interrupted (Ctrl+C).)." doubled the brackets and stops)', () => {
+  it('is said once, by the closing summary when one follows (a Ctrl+C read "cancelled: Interrupted (Ctrl+C)" twice)', () => {
     const lines: string[] = [];
     const plan = makePlan([makeStep('a')]);
     const report = progressReporter(plan, (line) => lines.push(line), 0, true);
@@ -85,8 +86,19 @@ describe('the end of a cancelled or interrupted run on the terminal', () => {
     // With the closing summary to follow, a run that ended is not announced here too.
     report({ type: 'run_completed', time: 2, runId: 'r3', seq: 1 });
     report({ type: 'run_failed', reason: 'boom', time: 2, runId: 'r4', seq: 1 });
-    // The command to paste is the closing summary's, on a line of its own with the workspace.
-    assert.deepEqual(lines, ['Run r1 cancelled: Interrupted (Ctrl+C).', 'Run r2 interrupted: Its terminal was closed (SIGHUP).']);
+    assert.deepEqual(lines, []);
+    // The closing summary says it, once: its headline how the run ended, its reason why.
+    const summary = summaryText(
+      runSummary(foldRunEvents([{ type: 'run_started', plan, time: 0, runId: 'r1', seq: 1 }, { type: 'run_cancelled', reason: 'Interrupted (Ctrl+C).', time: 1, runId: 'r1', seq: 2 }])),
+    ).join('\n');
+    assert.equal(summary.split('Interrupted (Ctrl+C)').length, 2, summary);
+  });
+
+  it('ends its reason once, as a sentence ("cancelled (Interrupted (Ctrl+C).)." doubled the brackets and stops)', () => {
+    const lines: string[] = [];
+    const report = progressReporter(makePlan([makeStep('a')]), (line) => lines.push(line), 0, false, ' --workspace /w');
+    report({ type: 'run_cancelled', reason: 'Its terminal was closed (SIGHUP)', interrupted: true, time: 1, runId: 'r2', seq: 1 });
+    assert.deepEqual(lines, ['Run r2 interrupted: Its terminal was closed (SIGHUP). Resume it with: task-planner resume r2 --workspace /w']);
   });
 
   it('with --json (no closing summary) says the resume to paste, with the workspace and the model given', () => {
@@ -103,19 +115,19 @@ describe('a failure\'s output on the terminal (issue 28 item 12)', () => {
   it('is printed once: progress and the run\'s end give its first line, the closing summary the whole', () => {
     const lines: string[] = [];
     const plan = makePlan([makeStep('T1', { title: 'Run the tests' })]);
-    const report = progressReporter(plan, (line) => lines.push(line));
+    const report = progressReporter(plan, (line) => lines.push(line), 0, true);
     const events: RunEvent[] = [
-      { type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'retry', retryInMs: 0, time: 0, runId: 'r1', seq: 2 },
+      { type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'retry', retryInMs: 2500, time: 0, runId: 'r1', seq: 2 },
       { type: 'verification_failed', stepId: 'T1', attempt: 2, diagnosis: output, time: 0, runId: 'r1', seq: 3 },
       { type: 'step_failed', stepId: 'T1', attempt: 2, error: output, disposition: 'fail', time: 0, runId: 'r1', seq: 4 },
       { type: 'run_failed', reason: `Critical step T1 failed: ${output}`, time: 0, runId: 'r1', seq: 5 },
     ];
     for (const event of events) report(event);
+    // Only the failure that ended the step is promised under Failures: an attempt retried may end with the step done.
     assert.deepEqual(lines, [
-      '[0/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end) (retrying in 0 ms)',
-      '[0/1] ≠ T1 Run the tests failed verification: Command pytest exited with code 1. (in full under Failures at the end)',
+      '[0/1] ✘ T1 Run the tests: Command pytest exited with code 1. (shortened) (retrying in 2.5 s)',
+      '[0/1] ≠ T1 Run the tests failed verification: Command pytest exited with code 1. (shortened)',
       '[1/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end)',
-      'Run r1 failed: Critical step T1 failed.',
     ]);
     // The closing summary as the CLI makes it, from the run's journal.
     const summary = summaryText(runSummary(foldRunEvents([{ type: 'run_started', plan, time: 0, runId: 'r1', seq: 1 }, ...events]))).join('\n');
@@ -123,6 +135,64 @@ describe('a failure\'s output on the terminal (issue 28 item 12)', () => {
     // The reason names the step; its failure is under Failures.
     assert.match(summary, /^ {2}Reason: Critical step T1 failed\.$/m);
     assert.match(summary, /^ {2}✘ T1 Run the tests: failed \(see Failures\)$/m);
+  });
+
+  it('is promised under Failures only where a closing summary follows (not with --json)', () => {
+    const lines: string[] = [];
+    const report = progressReporter(makePlan([makeStep('T1')]), (line) => lines.push(line));
+    report({ type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'fail', time: 0, runId: 'r1', seq: 2 });
+    assert.deepEqual(lines, ['[1/1] ✘ T1 Step T1: Command pytest exited with code 1. (shortened)']);
+  });
+
+  it('of a step a repair plan replaced is printed under Failures, as its progress line promised (a trial: no Failures followed)', () => {
+    const lines: string[] = [];
+    const plan = makePlan([makeStep('T1', { title: 'Run the tests' })]);
+    const repair = { ...makePlan([makeStep('T2', { title: 'Fix and test again' })]), version: 2 };
+    const report = progressReporter(plan, (line) => lines.push(line), 0, true);
+    const failed: RunEvent = { type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'fail', replan: true, time: 0, runId: 'r1', seq: 2 };
+    report(failed);
+    assert.match(lines[0]!, /\(in full under Failures at the end\)$/);
+    let state = reduceExecutionEvent(undefined, { type: 'run_started', plan, time: 0, runId: 'r1', seq: 1 });
+    for (const event of [
+      failed,
+      { type: 'replan_completed', plan: repair, time: 1, runId: 'r1', seq: 3 },
+      { type: 'run_started', plan: repair, time: 2, runId: 'r1-replan-1', seq: 1 },
+      { type: 'step_started', stepId: 'T2', attempt: 1, time: 2, runId: 'r1-replan-1', seq: 2 },
+      { type: 'step_completed', stepId: 'T2', result: 'ok', time: 3, runId: 'r1-replan-1', seq: 3 },
+      { type: 'run_completed', time: 4, runId: 'r1-replan-1', seq: 4 },
+    ] as RunEvent[]) {
+      state = reduceExecutionEvent(state, event);
+    }
+    const summary = summaryText(runSummary(state, { replanCount: 1 }));
+    const at = summary.indexOf('Failures:');
+    assert.ok(at > 0, summary.join('\n'));
+    assert.ok(summary[at + 1]!.startsWith('  T1 (replaced by a repair plan): Command pytest exited with code 1.\n'), summary[at + 1]);
+    assert.equal(summary.join('\n').split('test_7 FAILED').length, 2, 'its output once');
+  });
+
+  it("of a failed check shows the end of the command's output, where it says why, not its npm banner", () => {
+    const diagnosis =
+      'Check 1 (command `npm test`) failed: exit code 1, expected 0; last output: > tiny-notes@0.3.0 test\n> node --test\n\n' +
+      `${Array.from({ length: 12 }, (_, index) => `✔ keeps note ${index} (0.4ms)`).join('\n')}\n✖ adds a note\n  AssertionError: expected 3 to equal 4\n# tests 3\n# pass 2\n# fail 1`;
+    const lines: string[] = [];
+    const report = progressReporter(makePlan([makeStep('T1')]), (line) => lines.push(line), 0, true);
+    report({ type: 'verification_failed', stepId: 'T1', attempt: 1, diagnosis, time: 0, runId: 'r1', seq: 2 });
+    report({ type: 'step_failed', stepId: 'T1', attempt: 1, error: diagnosis, disposition: 'fail', time: 0, runId: 'r1', seq: 3 });
+    for (const line of lines) {
+      assert.doesNotMatch(line, /tiny-notes@0\.3\.0/, line);
+      assert.match(line, /last output: … .*AssertionError: expected 3 to equal 4 \| # tests 3 \| # pass 2 \| # fail 1 \(/, line);
+      assert.ok(line.length <= 260, line);
+    }
+  });
+
+  it('says a step\'s duration as the closing summary does ("in 2311 ms" beside "5.6 s" read as two units)', () => {
+    const lines: string[] = [];
+    const report = progressReporter(makePlan([makeStep('a'), makeStep('b')]), (line) => lines.push(line));
+    report({ type: 'step_started', stepId: 'a', attempt: 1, time: 1000, runId: 'r1', seq: 1 });
+    report({ type: 'step_completed', stepId: 'a', result: 'x', time: 3311, runId: 'r1', seq: 2 });
+    report({ type: 'step_started', stepId: 'b', attempt: 1, time: 3311, runId: 'r1', seq: 3 });
+    report({ type: 'step_completed', stepId: 'b', result: 'x', time: 3811, runId: 'r1', seq: 4 });
+    assert.deepEqual(lines.filter((line) => line.includes('✔')), ['[1/2] ✔ a Step a in 2.3 s', '[2/2] ✔ b Step b in 500 ms']);
   });
 
   it('is cut between words when its first line is too long', () => {

@@ -83,16 +83,19 @@ describe('task-planner run stopped by a signal kills its command and journals th
     return (JSON.parse(runs.stdout) as { status: string }[])[0]?.status;
   }
 
-  for (const [signal, says] of [
-    ['SIGTERM', /interrupted: The command line was asked to end \(SIGTERM\)\./],
-    ['SIGHUP', /interrupted: Its terminal was closed \(SIGHUP\)\./],
+  for (const [signal, reason, status] of [
+    ['SIGINT', 'Interrupted (Ctrl+C).', 'cancelled'],
+    ['SIGTERM', 'The command line was asked to end (SIGTERM).', 'interrupted'],
+    ['SIGHUP', 'Its terminal was closed (SIGHUP).', 'interrupted'],
   ] as const) {
-    it(`${signal}: the command is killed, the CLI exits 4 and the journal says interrupted`, async () => {
+    it(`${signal}: the command is killed, the CLI exits 4 and the journal says ${status}, its reason said once`, async () => {
       const { code, stdout, stderr, marker } = await stoppedRun(signal);
       assert.deepEqual(await survivorsAfter(marker, 2000), [], 'the command outlived the CLI');
       assert.equal(code, 4, stderr);
-      assert.match(stderr, says);
-      assert.equal(await journaledStatus(), 'interrupted');
+      assert.ok(stdout.includes(`\n  Reason: ${reason}\n`), stdout);
+      // Once, by the closing summary: the progress said it too (a Ctrl+C read "cancelled: Interrupted (Ctrl+C)" twice).
+      assert.equal((stdout + stderr).split(reason).length, 2, stdout + stderr);
+      assert.equal(await journaledStatus(), status);
       // The resume to paste names the workspace: "task-planner resume RUN" pasted in another folder found no run.
       assert.match(stdout, new RegExp(`\\nResume it with:\\n {2}task-planner resume \\S+ --workspace ${dir.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n?$`));
     });

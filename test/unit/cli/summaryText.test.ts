@@ -42,7 +42,7 @@ describe('the command line\'s closing summary', () => {
     }
     const lines = summaryText(summaryOf(bodies));
     assert.ok(lines.includes('  … and 5 more steps (see them all with --json)'));
-    assert.ok(lines.includes(`  … and ${summaryLimits.steps + 5 - summaryLimits.failures} more failed steps`));
+    assert.ok(lines.includes(`  … and ${summaryLimits.steps + 5 - summaryLimits.failures} more failed steps (see them all with --json)`));
     assert.ok(lines.includes(`  … and ${summaryLimits.steps + 5 - summaryLimits.files} more`));
   });
 });

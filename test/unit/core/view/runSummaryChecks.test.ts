@@ -143,3 +143,31 @@ describe('runSummary: how each step\'s checks and verification ended', () => {
     assert.equal(short.steps[0]?.checks, 'failed: file exists src/cli.js (no src/cli.js)');
   });
 });
+
+// A newcomer's trial: "last output: > tiny-notes@0.3.0 test", the npm banner, said nothing of why the tests failed.
+describe('runSummary: a failed command check is shown by the end of its output', () => {
+  const passed = Array.from({ length: 12 }, (_, index) => `✔ keeps note ${index} (0.4ms)`).join('\n');
+  const output = `> tiny-notes@0.3.0 test\n> node --test\n\n${passed}\n✖ adds a note\n  AssertionError: expected 3 to equal 4\n# tests 3\n# pass 2\n# fail 1`;
+  const diagnosis = `Check 1 (command \`npm test\`) failed: exit code 1, expected 0; last output: ${output}`;
+  const plan = makePlan([makeStep('test', { title: 'Run the tests', checks: [{ kind: 'command', argv: ['npm', 'test'] }], maxAttempts: 2 })]);
+  const state = stateOf([
+    { type: 'run_started', plan },
+    { type: 'step_started', stepId: 'test', attempt: 1 },
+    { type: 'checks_evaluated', stepId: 'test', attempt: 1, checks: [{ kind: 'command', passed: false, detail: `exit code 1, expected 0; last output: ${output}` }] },
+    { type: 'verification_failed', stepId: 'test', attempt: 1, diagnosis },
+    { type: 'step_failed', stepId: 'test', attempt: 1, error: diagnosis, disposition: 'retry', retryInMs: 0 },
+    { type: 'step_started', stepId: 'test', attempt: 2 },
+    { type: 'checks_evaluated', stepId: 'test', attempt: 2, checks: [{ kind: 'command', passed: true, detail: 'exit code 0' }] },
+    { type: 'step_completed', stepId: 'test', result: 'ok' },
+    { type: 'run_completed' },
+  ]);
+
+  it('in the line saying why an earlier attempt failed, in the CLI and the panel alike', () => {
+    const earlier = runSummary(state).steps[0]?.earlier ?? '';
+    assert.doesNotMatch(earlier, /tiny-notes/, earlier);
+    assert.match(earlier, /^attempt 1 failed: Check 1 .*last output: … .*# fail 1$/, earlier);
+    assert.ok(earlier.length <= summaryLimits.line, earlier);
+    assert.ok(summaryText(runSummary(state)).includes(`      ${earlier}`));
+    assert.ok(JSON.stringify(buildPanelViewModel(undefined, { state, now: 2_000_000 })).includes(JSON.stringify(earlier).slice(1, -1)));
+  });
+});
