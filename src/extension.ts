@@ -162,7 +162,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);
-  const hasRuns = async (): Promise<boolean> => (await runs.listAll()).length > 0;
+  // From the folders' listings: the run store (runtime.js) is not loaded at activation.
+  const hasRuns = (): Promise<boolean> => runs.hasStoredRuns();
   const welcome = new PlanViewWelcome(() => tree.getChildren().length === 0, hasRuns);
   // Settles once the Plan view shows what the reload left it (below): Show plan waits for it.
   let viewRestored: () => void = () => undefined;

@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -71,6 +72,19 @@ export class FolderLanes {
       this.lanes.set(key, lane);
     }
     return lane;
+  }
+
+  /**
+   * Whether any folder keeps a run (a journal in its storage's `runs`), read from the folder listings alone: asked at
+   * activation, where loading the run store (runtime.js) would cost every window (the activation test).
+   */
+  async anyStoredRun(): Promise<boolean> {
+    for (const lane of this.all()) {
+      if (lane.storageDir === undefined) continue;
+      const names = await readdir(join(lane.storageDir, 'runs')).catch(() => [] as string[]);
+      if (names.some((name) => name.endsWith('.jsonl'))) return true;
+    }
+    return false;
   }
 
   /** A lane for each workspace folder (one without a folder when none is open). */

@@ -286,6 +286,11 @@ export class RunController implements vscode.Disposable {
   }
 
   /** The journaled runs of every folder (each folder's own store), with the folder they ran in. */
+  /** Whether any folder keeps a stored run, without loading the run store (`FolderLanes.anyStoredRun`). */
+  hasStoredRuns(): Promise<boolean> {
+    return this.lanes.anyStoredRun();
+  }
+
   async listAll(): Promise<{ folder: vscode.WorkspaceFolder | undefined; runId: string; updatedAt: number }[]> {
     const listed = await Promise.all(
       this.lanes.all().map(async (lane) =>

@@ -163,7 +163,7 @@ function showSummary(state: RunState, stream: vscode.ChatResponseStream, ranIn: 
     const inside = insideFolder(path);
     if (inside === undefined) {
       // A path no workspace tool would take (`..`, absolute), as a journal may hold: named, never a link out of the folder.
-      stream.markdown(`- ${chatText(path, chatLimits.title)}\n`);
+      stream.markdown(`- ${chatText(visibleControls(path), chatLimits.title)}\n`);
       continue;
     }
     const uri = vscode.Uri.joinPath(folder.uri, inside);

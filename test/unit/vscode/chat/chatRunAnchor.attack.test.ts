@@ -1,5 +1,5 @@
-// Attack on the chat's links to a run's changed files: a file a model's step created under a name holding tag characters
-// (a workspace path may hold them), linked by name in the chat after the run.
+// Attack on the chat's links to a run's changed files: a journal naming a file that holds tag characters or a line
+// separator (no workspace path may hold them since 2026-12-07, an older or forged journal can), shown in the chat.
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
@@ -10,7 +10,7 @@ import { requireWithVscode } from '../../../fakes/requireWithVscode';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 describe('attack: the chat names each changed file it links as it is', () => {
-  it("spells out tag characters and a line separator in a link's title", () => {
+  it('names such a file with its tag characters and line separator spelled out, and links it nowhere', () => {
     const folder = { name: 'ws', index: 0, uri: { path: '/ws' } };
     const { chatStatus } = requireWithVscode<typeof ChatRunModule>(require.resolve('../../../../src/vscode/chat/chatRun'), {
       workspace: { workspaceFolders: [folder] },
@@ -20,8 +20,9 @@ describe('attack: the chat names each changed file it links as it is', () => {
     const plan = makePlan([makeStep('A', { title: 'Edit' })]);
     const state: RunState = { ...initialRunState('r1'), plan, status: 'completed', changedFiles: [`config.ts${tags}`, 'notes\u2028(approved).md'] };
     const anchors: string[] = [];
+    const written: string[] = [];
     const stream = {
-      markdown: () => undefined,
+      markdown: (text: string) => void written.push(text),
       anchor: (_uri: unknown, title: string) => void anchors.push(title),
       reference: () => undefined,
       button: () => undefined,
@@ -31,9 +32,10 @@ describe('attack: the chat names each changed file it links as it is', () => {
       runs: { current: () => state, isRunning: () => false, runInfo: () => ({ state, folder }) },
     } as unknown as ChatDeps;
     chatStatus(deps, stream);
-    assert.equal(anchors.length, 2);
-    for (const title of anchors) assert.doesNotMatch(title, /[\u2028\u{e0000}-\u{e007f}]/u, JSON.stringify(title));
-    assert.equal(anchors[1], "notes\\u2028(approved).md", "a line separator read as a space");
-    assert.match(anchors[0]!, /^config\.ts\\udb40\\udc2e/);
+    assert.deepEqual(anchors, [], 'a path no workspace tool takes is never a link');
+    const text = written.join('');
+    assert.doesNotMatch(text, /[\u2028\u{e0000}-\u{e007f}]/u, JSON.stringify(text));
+    assert.match(text, /notes\\+u2028\\?\(approved\\?\)\\?\.md/, 'a line separator read as a space');
+    assert.match(text, /config\\?\.ts\\+udb40\\+udc2e/);
   });
 });
