@@ -34,8 +34,8 @@ const api = {
 };
 const { createVscodeLmClient } = requireWithVscode<{ createVscodeLmClient: typeof CreateVscodeLmClient }>(require.resolve('../../../src/vscode/vscodeLmClient'), api);
 
-/** A chat model streaming `parts`, whose tokenizer counts a token per 4 characters, or fails when `countFails`. */
-function model(parts: unknown[], countFails = false): never {
+/** A chat model streaming `parts` (an endless generator too), whose tokenizer counts a token per 4 characters, or fails when `countFails`. */
+function model(parts: Iterable<unknown>, countFails = false): never {
   return {
     id: 'copilot-x',
     family: 'x',
@@ -74,22 +74,15 @@ describe('attack: a VS Code chat model\'s reply counted against the budget', () 
   it('a reply past 2,000,000 characters or 1,000 tool calls ends as an error that says so, and the model is told to stop (it streamed without end into memory)', async () => {
     let closed = 0;
     const endless = (part: () => unknown): never =>
-      ({
-        id: 'copilot-x',
-        family: 'x',
-        name: 'X',
-        sendRequest: () =>
-          Promise.resolve({
-            stream: (async function* () {
-              try {
-                for (;;) yield part();
-              } finally {
-                closed++;
-              }
-            })(),
-          }),
-        countTokens: () => Promise.resolve(1),
-      }) as never;
+      model(
+        (function* () {
+          try {
+            for (;;) yield part();
+          } finally {
+            closed++;
+          }
+        })(),
+      );
     const text = await createVscodeLmClient({ model: endless(() => new TextPart('x'.repeat(100_000))) }).chat({ messages, signal }).then(
       () => assert.fail('an endless reply was taken'),
       (error: Error & { kind?: string }) => error,
