@@ -20,7 +20,7 @@ import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import { vscodeAttachmentUi } from './runStartDialogs';
 import type { RunControllerDeps } from './runControllerDeps';
 import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
-import { interruptedRunReason, repairCutOffReason } from './runNotifications';
+import { cutOffView, leftRunningView, storedOutput } from './storedRunView';
 import { awaitsRepair, repairCutOff } from '../core/engine/awaitsRepair';
 import { pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 import { runStatusLabel } from '../shared/runStatusLabels';
@@ -285,12 +285,12 @@ export class RunController implements vscode.Disposable {
     return this.runInfo(runId)?.state ?? (await this.load(runId));
   }
 
-  /** The journaled runs of every folder (each folder's own store), with the folder they ran in. */
   /** Whether any folder keeps a stored run, without loading the run store (`FolderLanes.anyStoredRun`). */
   hasStoredRuns(): Promise<boolean> {
     return this.lanes.anyStoredRun();
   }
 
+  /** The journaled runs of every folder (each folder's own store), with the folder they ran in. */
   async listAll(): Promise<{ folder: vscode.WorkspaceFolder | undefined; runId: string; updatedAt: number }[]> {
     const listed = await Promise.all(
       this.lanes.all().map(async (lane) =>
@@ -307,44 +307,26 @@ export class RunController implements vscode.Disposable {
   async open(runId: string): Promise<RunState | undefined> {
     const lane = await this.lanes.ofRun(runId);
     const loaded = await this.lanes.loadIn(lane, runId);
-    // A run whose repair a stop cut off reads as interrupted, with Resume, as in the Runs view; not as failed for good.
-    const state = loaded !== undefined && !lane.running ? ((await this.cutOffView(lane, loaded)) ?? loaded) : loaded;
+    // As in the Runs view: a run whose repair a stop cut off, or one left `running` by a window that went away (no
+    // execution of this window holds it), reads as interrupted, with Resume; not as failed for good, nor as going on.
+    const live = lane.running !== undefined && lane.execution?.has(runId) === true;
+    const store = this.lanes.storeOf(lane);
+    const state = loaded !== undefined && !live ? ((await cutOffView(store, loaded)) ?? leftRunningView(loaded)) : loaded;
     if (state && lane.folder) this.useFolder(lane.folder);
     if (state && !lane.running) this.setState(lane, state);
     return state;
   }
 
-  /** Whether `state`, of `lane`'s folder, awaits a repair that never began (`repairCutOff`): resuming it asks for the repair. */
-  private async repairCutOff(lane: Lane, state: RunState): Promise<boolean> {
-    const store = this.lanes.storeOf(lane);
-    return repairCutOff(state, (id) => store.load(id));
-  }
-
-  /** `state` read as interrupted (`interruptedRunState`) when a stop cut its repair off; else `undefined`. */
-  private async cutOffView(lane: Lane, state: RunState): Promise<RunState | undefined> {
-    if (!(await this.repairCutOff(lane, state))) return undefined;
-    return loadRuntime().interruptedRunState(state, repairCutOffReason(Object.values(state.steps)), Date.now());
-  }
-
-  /**
-   * The `step_started` and `step_output` events the journals of the stored run `runId` hold, with those of the runs its
-   * repairs replaced (`runChain`), in the order they ran: its steps' output, read again. A journal it cannot read adds none.
-   */
+  /** The output of the stored run `runId`'s steps, read again from its journals (`storedOutput`). */
   async storedOutput(runId: string): Promise<RunEvent[]> {
     const lane = await this.lanes.ofRun(runId);
-    const store = this.lanes.storeOf(lane);
-    const state = await this.lanes.loadIn(lane, runId);
-    const events: RunEvent[] = [];
-    for (const id of state ? loadRuntime().runChain(state) : [runId]) {
-      const journal = await store.load(id).catch(() => undefined);
-      for (const entry of journal?.entries ?? []) if (entry.type === 'step_output' || entry.type === 'step_started') events.push(entry as unknown as RunEvent);
-    }
-    return events;
+    return storedOutput(this.lanes.storeOf(lane), runId, await this.lanes.loadIn(lane, runId));
   }
 
   /** Whether the stored run `state` awaits a repair that never began (`repairCutOff`), in the folder whose journal holds it. */
   async awaitsItsRepair(state: RunState): Promise<boolean> {
-    return this.repairCutOff(await this.lanes.ofRun(state.runId), state);
+    const store = this.lanes.storeOf(await this.lanes.ofRun(state.runId));
+    return repairCutOff(state, (id) => store.load(id));
   }
 
   /**
@@ -356,10 +338,10 @@ export class RunController implements vscode.Disposable {
     const lane = await this.lanes.ofRun(runId);
     const stored = await this.lanes.loadIn(lane, runId);
     if (!stored || lane.running || lane.abort) return undefined;
-    const cutOff = await this.cutOffView(lane, stored);
+    const cutOff = await cutOffView(this.lanes.storeOf(lane), stored);
     // Its repair run began (a notice of an older window): shown as it is, not as awaiting its repair.
     if (cutOff === undefined && awaitsRepair(stored)) return stored;
-    const state = cutOff ?? loadRuntime().interruptedRunState(stored, interruptedRunReason(Object.values(stored.steps)), Date.now());
+    const state = cutOff ?? leftRunningView(stored);
     if (lane.folder) this.useFolder(lane.folder);
     this.setState(lane, state);
     return state;
@@ -505,3 +487,4 @@ function alreadyRunning(lane: Lane): string {
     ? vscode.l10n.t('A run is already in progress in the folder "{0}": wait for it to finish or cancel it first.', lane.folder.name)
     : vscode.l10n.t('A run is already in progress: wait for it to finish or cancel it first.');
 }
+

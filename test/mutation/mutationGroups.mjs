@@ -318,7 +318,7 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/node/openAiClient.ts', 'src/node/openAiWire.ts', 'src/node/replyUsage.ts', 'src/node/boundedFetch.ts', 'src/node/boundedReplyFetch.ts'],
+    mutate: ['src/node/openAiClient.ts', 'src/node/openAiReplyProblems.ts', 'src/node/openAiWire.ts', 'src/node/replyUsage.ts', 'src/node/boundedFetch.ts', 'src/node/boundedReplyFetch.ts'],
     spec: ['test/unit/**/openAiClient*.test.ts', 'test/unit/node/boundedFetch.test.ts'],
     grep: timeBoundTestsLeftOut,
   },
