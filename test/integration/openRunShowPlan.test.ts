@@ -1,7 +1,7 @@
 // "Open run" in the Runs view, then "Show plan": the plan panel shows the run that was opened (the one the Plan view
 // shows), never another run of the folder, whether or not another run is going on there.
 import * as assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
@@ -163,6 +163,25 @@ describe('Open run, then Show plan', function () {
     } finally {
       await finish(later);
     }
+  });
+
+  it('a run a window left running (its journal ends mid-run, no snapshot) opens as interrupted, with Resume; not as going on', async () => {
+    const ended = await api.startPlan(listing);
+    assert.equal(ended.status, 'completed');
+    // Another run after it, so the run is read from its journal, not from the view of it last shown.
+    assert.equal((await api.startPlan(listing)).status, 'completed');
+    // What a window that died mid-run leaves: the journal up to the step's start, and no snapshot of the end.
+    const runs = join(api.storageDir!, 'runs');
+    const journal = join(runs, `${ended.runId}.jsonl`);
+    const lines = readFileSync(journal, 'utf8').split('\n').filter((line) => line !== '');
+    const started = lines.findIndex((line) => (JSON.parse(line) as { type?: string }).type === 'step_started');
+    assert.ok(started > 0, 'the journal has no step_started line');
+    writeFileSync(journal, `${lines.slice(0, started + 1).join('\n')}\n`);
+    for (const name of readdirSync(runs)) if (name.startsWith(ended.runId) && name !== `${ended.runId}.jsonl`) rmSync(join(runs, name));
+    await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
+    await showPlan();
+    assert.equal(await panelShowing(api, `run ${ended.runId} interrupted`), `run ${ended.runId} interrupted`);
+    assert.match(api.planViewDescription() ?? '', /interrupted/);
   });
 
   it("the panel's Run from here runs the plan of the run it shows again, the run opened in the Runs view", async () => {

@@ -92,6 +92,12 @@ async function main(): Promise<number> {
     // Test files named on the command line run alone (e.g. `checks.test.ts`); none named: all of them.
     const only = process.argv.slice(2).filter((arg) => arg.endsWith('.test.ts'));
     const tests = readdirSync(__dirname).filter((name) => name.endsWith('.test.ts') && (only.length === 0 || only.includes(name)));
+    // A name that is no test file here ran nothing and said so by passing: it fails instead.
+    const unknown = only.filter((name) => !tests.includes(name));
+    if (unknown.length > 0) {
+      console.error(`No integration test file named ${unknown.join(', ')} in test/integration (name the file alone, e.g. checks.test.ts).`);
+      return 2;
+    }
     const inFolder = tests.filter((name) => !multiRootTest.test(name));
     const inMultiRoot = tests.filter((name) => multiRootTest.test(name));
     const launches = [
