@@ -157,11 +157,19 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
     const evaluated = vm.evalCode(expr, 'predicate.js');
     if (evaluated.error) {
       const thrown: unknown = vm.dump(evaluated.error);
-      evaluated.error.dispose();
+      // `dump` of a promise (`throw Promise.resolve(1)`) disposes it itself.
+      if (evaluated.error.alive) evaluated.error.dispose();
       dropModule = !timedOut && isOutOfMemory(thrown);
       return { kind: 'error', message: describeThrown(expr, thrown, timedOut, timeoutMs, memoryLimitBytes) };
     }
     const type = vm.typeof(evaluated.value);
+    if (type === 'object' && isPromise(vm, evaluated.value)) {
+      evaluated.value.dispose();
+      return {
+        kind: 'error',
+        message: `Verification \`${expr}\` could not be evaluated: it returned a promise, and a predicate's value is used at once. Return true, false or a diagnosis string, without async, await or Promise.`,
+      };
+    }
     const value: unknown = type === 'function' || type === 'symbol' ? `[${type}]` : vm.dump(evaluated.value);
     evaluated.value.dispose();
     // Only the boolean itself: an object is copied out through JSON, where `toJSON` or `new Boolean(true)` reads as true.
@@ -199,6 +207,18 @@ function release(vm: QuickJSContext, runtime: { dispose(): void }, dropLimit: nu
   } catch {
     modules.clear();
   }
+}
+
+/** Whether `handle` is a promise (of any state); what `getPromiseState` gave for it is disposed, `handle` is not. */
+function isPromise(vm: QuickJSContext, handle: QuickJSHandle): boolean {
+  const state = vm.getPromiseState(handle);
+  if (state.type === 'fulfilled') {
+    if (state.notAPromise === true) return false;
+    state.value.dispose();
+  } else if (state.type === 'rejected') {
+    state.error.dispose();
+  }
+  return true;
 }
 
 /** Defines a global from a host value through JSON; returns an error message on failure. */

@@ -115,10 +115,24 @@ describe('evaluatePredicate', () => {
     assert.match(await messageOf('(() => { throw null; })()'), /^Verification `\(\(\) => \{ throw null; \}\)\(\)` ran out of memory/);
   });
 
-  it('never passes a predicate that returns a promise', async () => {
-    const outcome = await evaluatePredicate('Promise.resolve(true)', {});
-    assert.equal(outcome.kind, 'error');
-    assert.match(outcome.kind === 'error' ? outcome.message : '', /^Verification `Promise\.resolve\(true\)` could not be evaluated: /);
+  it('never passes a predicate that returns a promise, fulfilled, rejected or pending: it says a predicate is used at once (it said "Lifetime not alive"), and keeps its sandbox', async () => {
+    // On a sandbox loaded already: an earlier test may have left none.
+    await evaluatePredicate('true', {});
+    const loadsBefore = sandboxLoads();
+    for (const expr of ['Promise.resolve(true)', '(async () => true)()', 'new Promise(() => {})', 'Promise.reject(new Error("no"))']) {
+      assert.deepEqual(await evaluatePredicate(expr, { result: 1 }), {
+        kind: 'error',
+        message: `Verification \`${expr}\` could not be evaluated: it returned a promise, and a predicate's value is used at once. Return true, false or a diagnosis string, without async, await or Promise.`,
+      });
+    }
+    // A thrown promise is an error the predicate threw, like any other.
+    const thrown = await evaluatePredicate('(() => { throw Promise.resolve(1); })()', {});
+    assert.equal(thrown.kind, 'error');
+    assert.match(thrown.kind === 'error' ? thrown.message : '', /^Verification `.*` threw /);
+    // An object with a `then` is no promise: an unexpected value, as before.
+    assert.match(JSON.stringify(await evaluatePredicate('({ then: 1 })', {})), /unexpected value/);
+    assert.equal(sandboxLoads(), loadsBefore, 'a promise made the sandbox load again');
+    assert.deepEqual(await evaluatePredicate('result === 1', { result: 1 }), { kind: 'pass' });
   });
 
   it('names unbounded recursion, and lets bounded recursion finish', async () => {
