@@ -168,8 +168,11 @@ describe('Open run, then Show plan', function () {
   it('a run a window left running (its journal ends mid-run, no snapshot) opens as interrupted, with Resume; not as going on', async () => {
     const ended = await api.startPlan(listing);
     assert.equal(ended.status, 'completed');
-    // Another run after it, so the run is read from its journal, not from the view of it last shown.
-    assert.equal((await api.startPlan(listing)).status, 'completed');
+    // Another run after it, so the run is read from its journal, not from the view of it last shown; the panel open on it.
+    const other = await api.startPlan(listing);
+    assert.equal(other.status, 'completed');
+    await showPlan();
+    assert.equal(await panelShowing(api, `run ${other.runId} completed`), `run ${other.runId} completed`);
     // What a window that died mid-run leaves: the journal up to the step's start, and no snapshot of the end.
     const runs = join(api.storageDir!, 'runs');
     const journal = join(runs, `${ended.runId}.jsonl`);
@@ -178,10 +181,12 @@ describe('Open run, then Show plan', function () {
     assert.ok(started > 0, 'the journal has no step_started line');
     writeFileSync(journal, `${lines.slice(0, started + 1).join('\n')}\n`);
     for (const name of readdirSync(runs)) if (name.startsWith(ended.runId) && name !== `${ended.runId}.jsonl`) rmSync(join(runs, name));
+    // Opened with the panel open, the panel shows it as the Runs view and the Plan view do (it read "running": a trial).
     await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
-    await showPlan();
     assert.equal(await panelShowing(api, `run ${ended.runId} interrupted`), `run ${ended.runId} interrupted`);
     assert.match(api.planViewDescription() ?? '', /interrupted/);
+    await showPlan();
+    assert.equal(await panelShowing(api, `run ${ended.runId} interrupted`), `run ${ended.runId} interrupted`);
   });
 
   it("the panel's Run from here runs the plan of the run it shows again, the run opened in the Runs view", async () => {
