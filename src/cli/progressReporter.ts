@@ -62,7 +62,10 @@ export function progressReporter(
       case 'step_started':
         startedAt.set(event.stepId, event.time);
         printed.delete(event.stepId);
-        line('▶', `${label(event.stepId)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`);
+        line(
+          '▶',
+          `${label(event.stepId)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}${event.continues ? ' (continuing where it was interrupted)' : ''}`,
+        );
         return;
       case 'step_completed': {
         ended++;

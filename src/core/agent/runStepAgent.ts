@@ -1,14 +1,14 @@
-import { toolCallLine } from '../text/toolCallLine';
 import { StepFailure } from '../tools/stepFailure';
-import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llmTypes';
+import type { LlmContentPart, LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../servicePorts';
 import type { Tool, ToolContext } from '../tools/tool';
 import type { AgentChanges } from '../text/agentChanges';
-import { ChangeLog, isChangeEffect } from './changeLog';
-import { callAgentTool, notRunOutcome, toolDefinition, type AgentToolOutcome } from './agentToolCall';
+import { toolDefinition } from './agentToolCall';
 import { structuredAnswer, structuredAnswerRequest } from './structuredAnswer';
-import { LoopGuard } from './loopGuard';
 import { withTimeLimit } from './timeLimit';
+import { AgentConversation } from './agentConversation';
+import { runTurnCalls } from './agentTurnCalls';
+import type { AgentJournal } from './agentTranscript';
 
 /** What one agent attempt needs. */
 export interface StepAgentOptions {
@@ -42,6 +42,8 @@ export interface StepAgentOptions {
   progress?(message: string): void;
   /** The step's output schema: the conversation ends with a request for its result as JSON matching it. */
   outputSchema?: Readonly<Record<string, unknown>>;
+  /** Where the conversation is journaled as it goes, and the interrupted attempt's conversation it continues. */
+  journal?: AgentJournal;
 }
 
 /** The agent's final answer and what it took. */
@@ -83,6 +85,10 @@ export function agentSystemPrompt(agentPrompt: string): string {
  * Of one turn's calls only the first `maxToolCallsPerTurn` run, and none once the results
  * sent back fill `maxToolResultBytes`: the others are answered "not run" with the reason,
  * so a model asking for 300 reads cannot make the next request megabytes long.
+ * With a `journal`, each reply is journaled (and stored) before its calls run and each result once it ran; given the
+ * conversation of an interrupted attempt, the loop continues it: its journaled results are given back instead of run again,
+ * a call without one runs now (a change that already landed is recognised, `reconcileInterrupted`), and its turns,
+ * changes and spending count as this attempt's.
  * A deferral inside a tool (`DeferredError`) and the run's cancellation propagate as they are.
  */
 export async function runStepAgent(options: StepAgentOptions): Promise<StepAgentResult> {
@@ -90,19 +96,28 @@ export async function runStepAgent(options: StepAgentOptions): Promise<StepAgent
 }
 
 async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promise<StepAgentResult> {
-  const toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const definitions = options.tools.map(toolDefinition);
-  const messages: LlmMessage[] = [
-    { role: 'system', content: agentSystemPrompt(options.agentPrompt) },
-    { role: 'user', content: options.images?.length ? [{ type: 'text', text: options.stepPrompt }, ...options.images] : options.stepPrompt },
-  ];
-  const guard = new LoopGuard();
-  const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };
-  let costUsd: number | undefined = 0;
-  let toolCalls = 0;
-  let resultBytes = 0;
-  const changes = new ChangeLog();
-  for (let turn = 1; turn <= options.maxTurns; turn++) {
+  const conversation = new AgentConversation(
+    [
+      { role: 'system', content: agentSystemPrompt(options.agentPrompt) },
+      { role: 'user', content: options.images?.length ? [{ type: 'text', text: options.stepPrompt }, ...options.images] : options.stepPrompt },
+    ],
+    options.tools,
+  );
+  const { messages } = conversation;
+  let first = 1;
+  const restored = options.journal?.restored?.turns ?? [];
+  if (restored.length > 0) {
+    options.output(`\n(continuing the interrupted attempt after its turn ${restored.length}: a tool call whose result was journaled is not run again)\n`);
+  }
+  for (const turn of restored) {
+    conversation.spent(turn.usage, turn.costUsd);
+    first = turn.turn + 1;
+    if (turn.toolCalls.length === 0) return answer(options, conversation, signal, turn.text, turn.turn);
+    messages.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
+    await runTurnCalls(conversation, options, signal, turn.turn, turn.toolCalls, turn.results);
+  }
+  for (let turn = first; turn <= options.maxTurns; turn++) {
     options.progress?.(`turn ${turn} of ${options.maxTurns}`);
     const response = await options.llm.chat({
       messages,
@@ -114,91 +129,24 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
         else if (delta.kind === 'retry') options.output(`\n(the model's reply broke off; retrying: ${delta.reason})\n`);
       },
     });
-    addUsage(usage, response.usage);
-    costUsd = costUsd === undefined || response.costUsd === undefined ? undefined : costUsd + response.costUsd;
-    if (response.toolCalls.length === 0) {
-      const text = response.text.trim();
-      if (text === '') throw new StepFailure(`Step ${options.stepId}'s agent ended without an answer (empty reply).`, true);
-      let structured: StepAgentResult['structured'];
-      if (options.outputSchema !== undefined) {
-        const answer = await structuredAnswer({
-          llm: options.llm,
-          messages: [...messages, { role: 'assistant', content: response.text }, { role: 'user', content: structuredAnswerRequest }],
-          outputSchema: options.outputSchema,
-          signal,
-          output: (text) => options.output(text),
-        });
-        addUsage(usage, answer.usage);
-        costUsd = costUsd === undefined || answer.costUsd === undefined ? undefined : costUsd + answer.costUsd;
-        structured = answer.kind === 'value' ? { kind: 'value', value: answer.value } : { kind: 'unreadable', problem: answer.problem };
-      }
-      return {
-        text,
-        ...(structured === undefined ? {} : { structured }),
-        changes: changes.changes(),
-        turns: turn,
-        toolCalls,
-        usage,
-        ...(costUsd === undefined ? {} : { costUsd }),
-      };
-    }
-    messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-    const calls = response.toolCalls;
-    if (calls.length > options.maxToolCallsPerTurn) {
-      options.output(
-        `\n(${calls.length - options.maxToolCallsPerTurn} of ${calls.length} tool calls not run: at most ${options.maxToolCallsPerTurn} per turn)\n`,
+    conversation.spent(response.usage, response.costUsd);
+    const journaled = options.journal?.turn({
+      turn,
+      text: response.text,
+      toolCalls: response.toolCalls,
+      usage: response.usage,
+      ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+    });
+    // Stored before any call runs: a crash while one runs leaves a resumed run knowing it was asked for.
+    if (journaled !== undefined && !(await journaled) && response.toolCalls.length > 0) {
+      throw new StepFailure(
+        `Step ${options.stepId}'s tool calls were not run: the run journal could not be written (is the disk full?), so a resumed run could not tell they ran. Free some space, then resume the run.`,
+        false,
       );
     }
-    for (const [index, call] of calls.entries()) {
-      let outcome: AgentToolOutcome;
-      if (index >= options.maxToolCallsPerTurn) {
-        outcome = notRunOutcome(
-          call.name,
-          `Not run: at most ${options.maxToolCallsPerTurn} tool calls are run per turn, and this turn asked for ${calls.length}. Call it again in a later turn if you still need it.`,
-        );
-      } else if (resultBytes >= options.maxToolResultBytes) {
-        outcome = notRunOutcome(
-          call.name,
-          `Not run: the tool results of this step already fill ${resultBytes} bytes, the most one request carries (${options.maxToolResultBytes} bytes). Answer with what you have, or say what is missing.`,
-        );
-      } else {
-        const loop = guard.check(call);
-        if (loop !== undefined) {
-          options.output(`\n${loop}\n`);
-          throw new StepFailure(`Step ${options.stepId}: ${loop}`, false);
-        }
-        toolCalls++;
-        options.output(`\n→ ${toolCallLine(call.name, call.arguments)}\n`);
-        options.progress?.(`turn ${turn} of ${options.maxTurns}: ${call.name}`);
-        outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
-        const tool = toolsByName.get(call.name);
-        // A write that found the file as asked changed nothing: listed as applied, it read as a change outside the step's files.
-        if (tool !== undefined && isChangeEffect(tool.effects) && outcome.unchanged !== true) {
-          changes.record(
-            call.name,
-            call.arguments,
-            outcome.ok ? 'applied' : outcome.rejected ? 'rejected' : 'failed',
-            outcome.error,
-            outcome.feedback !== undefined,
-          );
-        }
-        guard.remember(call, outcome.content);
-        // The person reads why in words (the envelope the model gets is JSON): a newcomer read `{"tool":"edit_file","status":"error",…}`.
-        if (!outcome.ok) {
-          const why = outcome.rejected ? `rejected by you${outcome.error ? `: ${outcome.error}` : ''}` : (outcome.error ?? outcome.content);
-          options.output(`✘ ${call.name}: ${why}\n`);
-        }
-        const bytes = utf8Length(outcome.content);
-        if (resultBytes + bytes > options.maxToolResultBytes) {
-          outcome = notRunOutcome(
-            call.name,
-            `The call ran, but its result (${bytes} bytes) is not given: it would take the tool results of this step past ${options.maxToolResultBytes} bytes, the most one request carries. Ask for a smaller part (a line range, a narrower search), or answer with what you have.`,
-          );
-        }
-      }
-      resultBytes += utf8Length(outcome.content);
-      messages.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
-    }
+    if (response.toolCalls.length === 0) return answer(options, conversation, signal, response.text, turn);
+    messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    await runTurnCalls(conversation, options, signal, turn, response.toolCalls);
   }
   throw new StepFailure(
     `Step ${options.stepId}'s agent used all ${options.maxTurns} turns without a final answer; raise agentLimits.maxTurns or split the step.`,
@@ -206,24 +154,30 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
   );
 }
 
-/** Adds one call's `usage` to `total`, the cached prompt tokens too once a call reports some. */
-function addUsage(total: LlmUsage, usage: LlmUsage): void {
-  total.promptTokens += usage.promptTokens;
-  total.completionTokens += usage.completionTokens;
-  if (usage.cachedPromptTokens !== undefined) total.cachedPromptTokens = (total.cachedPromptTokens ?? 0) + usage.cachedPromptTokens;
-}
-
-/** Bytes of `text` in UTF-8, without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4;
-      index++;
-    } else bytes += 3;
+/** The agent's result for its answer `reply` at turn `turn`, with its structured form under an output schema. */
+async function answer(options: StepAgentOptions, conversation: AgentConversation, signal: AbortSignal, reply: string, turn: number): Promise<StepAgentResult> {
+  const text = reply.trim();
+  if (text === '') throw new StepFailure(`Step ${options.stepId}'s agent ended without an answer (empty reply).`, true);
+  let structured: StepAgentResult['structured'];
+  if (options.outputSchema !== undefined) {
+    const asked = await structuredAnswer({
+      llm: options.llm,
+      messages: [...conversation.messages, { role: 'assistant', content: reply }, { role: 'user', content: structuredAnswerRequest }],
+      outputSchema: options.outputSchema,
+      signal,
+      output: (chunk) => options.output(chunk),
+    });
+    conversation.spent(asked.usage, asked.costUsd);
+    structured = asked.kind === 'value' ? { kind: 'value', value: asked.value } : { kind: 'unreadable', problem: asked.problem };
   }
-  return bytes;
+  const { usage, costUsd, toolCalls } = conversation;
+  return {
+    text,
+    ...(structured === undefined ? {} : { structured }),
+    changes: conversation.changes.changes(),
+    turns: turn,
+    toolCalls,
+    usage,
+    ...(costUsd === undefined ? {} : { costUsd }),
+  };
 }

@@ -231,6 +231,10 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'step_output':
       return;
+    // An agent's conversation stays in the journal, out of the state every view and snapshot carries: only a resume reads it.
+    case 'agent_turn':
+    case 'agent_tool_result':
+      return;
     case 'replan_started':
       // A repair plan is being asked for: the run goes on (the views showed "failed", and offered Resume, for minutes of a
       // slow model: a trial). No journal keeps this line: read again, the run is failed, awaiting its repair.

@@ -7,7 +7,8 @@ import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle, RunResult } from './runOptions';
 import type { EngineSetup, RunControl } from './runEngine';
 import { resolveRunOptions } from './resolveRunOptions';
-import { finalRunStatuses, terminalStepStatuses, type RunState } from './runEvents';
+import { finalRunStatuses, terminalStepStatuses, type RunEvent, type RunState } from './runEvents';
+import { interruptedAgents } from './interruptedAgents';
 import { keptChangesOf } from './keptChanges';
 import { runChain } from './replanRecord';
 import { journaledSpending } from './journaledSpending';
@@ -22,7 +23,8 @@ import { recoverInterruptedChanges } from '../tools/recordedChange';
  * step that asks anything else is asked again (see `bindAnswers`); unused answers are
  * reported in `metadata.warnings`. Changes that were under way when the process died are
  * judged by what is on disk before any step runs (`recoverInterruptedChanges`): one that
- * landed is reported and not made again. A torn last journal line is skipped and reported as a
+ * landed is reported and not made again. An agent step whose attempt was interrupted continues its conversation from
+ * the journal (`interruptedAgents`): its journaled tool results are not run again. A torn last journal line is skipped and reported as a
  * warning; any other damage or inconsistency rejects with a `JournalError` naming the
  * line. A run that already ended for good (completed, partial or failed) resolves to its recorded result without
  * running anything.
@@ -81,6 +83,7 @@ async function resumeFromJournal(runId: string, options: ResumeOptions, store: R
       state,
       options: resolved,
       ...(await keptFromRepairedRun(state, store)),
+      interruptedAgents: interruptedAgents(journal.entries as unknown as RunEvent[], unfinished),
       afterOpening: [...recovered, ...unreported].map((checkpoint) => ({
         type: 'file_changed',
         stepId: checkpoint.stepId,

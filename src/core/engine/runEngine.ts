@@ -10,6 +10,7 @@ import { RunStop } from './runStop';
 import { stepWriteScope } from './stepWriteScope';
 import { writeScopesOverlap, type WriteScope } from '../workspace/writeScope';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
+import type { AgentTranscript } from '../agent/agentTranscript';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
 import { criticalHaltReason } from './criticalHalt';
 import { errorMessage } from '../../shared/errorMessage';
@@ -37,6 +38,8 @@ export interface EngineSetup {
   keptChanges?: Readonly<Record<string, readonly string[]>>;
   /** When set, the run fails at once with this reason (e.g. an invalid plan). */
   preflightError?: string;
+  /** In a resumed run, the conversations of the agent attempts the stop interrupted, by step id (`interruptedAgents`). */
+  interruptedAgents?: ReadonlyMap<string, AgentTranscript>;
 }
 
 /** Runs one step to its end for the loop: `attemptStep`, or a stand-in in the loop's own tests. */
@@ -293,6 +296,7 @@ class RunLoop {
       pendingChanges: this.pendingChanges,
       flush: this.sink.flush,
       settle: (settlement) => this.settle(id, settlement),
+      ...(this.setup.interruptedAgents?.has(id) ? { interrupted: this.setup.interruptedAgents.get(id) } : {}),
     };
     void Promise.resolve()
       .then(() => this.runStep(this.stepById.get(id) as Step, run))

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { checkKinds, skipCauses } from '../../shared/vocabulary';
 import { planSchema } from '../plan/planSchema';
 import type { RunEventType } from './runEvents';
+import { maxJournaledResultChars, maxJournaledSeenFiles, maxJournaledTurnCalls, maxJournaledTurnChars } from '../agent/agentTranscript';
+import { textCaps } from '../text/capText';
 
 const stepId = z.string().min(1);
 // `id` and `fingerprint` are optional: journals written before requests had them stay readable.
@@ -59,7 +61,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   }),
   run_resumed: z.object({ supplied, journalWarning: z.string().optional(), warnings: z.array(z.string()).optional() }),
   step_ready: z.object({ stepId }),
-  step_started: z.object({ stepId, attempt, input: z.unknown().optional() }),
+  step_started: z.object({ stepId, attempt, input: z.unknown().optional(), continues: z.literal(true).optional() }),
   step_progress: z.object({ stepId, message: z.string(), percent: z.number().int().min(0).max(100).optional() }),
   step_output: z.object({ stepId, text: z.string() }),
   step_warning: z.object({ stepId, message: z.string() }),
@@ -74,6 +76,36 @@ const bodies: Record<RunEventType, z.ZodObject> = {
     requestId: z.string().optional(),
     given: z.boolean().optional(),
     feedback: z.string().max(feedbackMaxChars).optional(),
+  }),
+  agent_turn: z.object({
+    stepId,
+    turn: z.int().min(1),
+    text: z.string().max(maxJournaledTurnChars),
+    toolCalls: z
+      .array(
+        z.object({ id: z.string().max(maxJournaledTurnChars), name: z.string().max(maxJournaledTurnChars), arguments: z.string().max(maxJournaledTurnChars) }),
+      )
+      .max(maxJournaledTurnCalls),
+    promptTokens: z.number().min(0),
+    completionTokens: z.number().min(0),
+    cachedTokens: z.number().min(0).optional(),
+    costUsd: z.number().min(0).optional(),
+    cut: z.literal(true).optional(),
+  }),
+  agent_tool_result: z.object({
+    stepId,
+    turn: z.int().min(1),
+    callId: z.string().max(maxJournaledTurnChars),
+    content: z.string().max(maxJournaledResultChars),
+    ran: z.literal(true).optional(),
+    change: z
+      .object({ outcome: z.enum(['applied', 'rejected', 'failed']), reason: z.string().max(textCaps.message).optional(), feedback: z.literal(true).optional() })
+      .optional(),
+    seen: z
+      .record(z.string().max(maxJournaledTurnChars), z.string().max(64).nullable())
+      .refine((seen) => Object.keys(seen).length <= maxJournaledSeenFiles, { message: `more than ${maxJournaledSeenFiles} files` })
+      .optional(),
+    cut: z.literal(true).optional(),
   }),
   step_deferred: z.object({ stepId }),
   step_completed: z.object({ stepId, result: z.unknown(), restored: z.boolean().optional(), keptChanges: z.array(z.string().min(1)).optional() }),

@@ -14,6 +14,8 @@ import type { ReplanRecord } from './replanRecord';
 import { runStatuses, stepStatuses, type RequestKind, type RunStatus, type SkipCause, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
 import type { AgentChanges } from '../text/agentChanges';
+import type { AgentCallChange } from '../agent/agentTranscript';
+import type { LlmToolCall } from '../llm/llmTypes';
 import type { ProgressPercent } from '../../shared/progressPercent';
 
 export type { RunStatus, SkipCause, StepStatus } from '../../shared/vocabulary';
@@ -261,7 +263,8 @@ export type RunEvent = EventBase &
     /** How the run's plan was made (`PlanOrigin`), right after `run_started` when the host planned it from a request. */
     | ({ type: 'plan_generated' } & PlanOrigin)
     | { type: 'step_ready'; stepId: string }
-    | { type: 'step_started'; stepId: string; attempt: number; input?: unknown }
+    /** `continues`: the attempt continues the conversation of the agent attempt a stop interrupted (its `agent_turn` events). */
+    | { type: 'step_started'; stepId: string; attempt: number; input?: unknown; continues?: true }
     /**
      * Where a running attempt stands, one short line (an agent's turn and tool call, a command started); the latest replaces the one before.
      * `percent`: how far the work says it is, 0–100 (`ProgressPercent`); absent: not known. Throttled by `progressThrottle`.
@@ -315,6 +318,39 @@ export type RunEvent = EventBase &
      * `model_requested` events; the rest is what its attempts spent (`requests` that reached the server).
      */
     | ({ type: 'model_failed'; stepId: string; model: string; attempts: number } & JournaledSpending)
+    /**
+     * An agent's model replied in turn `turn` of its attempt (1-based): its text and the tool calls it asked for (none:
+     * its answer), and what the call spent. Stored before any of the calls runs. `cut`: too long to journal
+     * (`maxJournaledTurnChars`): text and arguments left out, and a resumed run asks the model again from there.
+     */
+    | {
+        type: 'agent_turn';
+        stepId: string;
+        turn: number;
+        text: string;
+        toolCalls: LlmToolCall[];
+        promptTokens: number;
+        completionTokens: number;
+        cachedTokens?: number;
+        costUsd?: number;
+        cut?: true;
+      }
+    /**
+     * What tool call `callId` of an agent's turn `turn` gave back to the model (`content`), whether it ran, and, for a
+     * change tool's call, how the change ended. `cut`: too long to journal (`maxJournaledResultChars`): a resumed run runs it again.
+     */
+    | {
+        type: 'agent_tool_result';
+        stepId: string;
+        turn: number;
+        callId: string;
+        content: string;
+        ran?: true;
+        change?: AgentCallChange;
+        /** The file versions the call saw (`AgentResultRecord.seen`). */
+        seen?: Record<string, string | null>;
+        cut?: true;
+      }
     | { type: 'step_deferred'; stepId: string }
     /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges; keptChanges?: string[] }

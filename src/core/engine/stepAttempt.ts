@@ -31,6 +31,8 @@ import { withinStepTimeout } from './stepTimeout';
 import { progressThrottle } from './progressThrottle';
 import { resultTextFor } from './executors/referenceTexts';
 import { errorMessage } from '../../shared/errorMessage';
+import type { AgentTranscript } from '../agent/agentTranscript';
+import { agentTurnJournal, continuedConversation } from './agentTurnJournal';
 
 /** A critical step's failure that stops the run: "Critical step S failed: <detail>". */
 export interface CriticalHalt {
@@ -63,6 +65,8 @@ export interface StepRun {
    * Not called while it waits on a request, nor once the run stopped.
    */
   settle(settlement: StepSettlement): void;
+  /** The conversation of the step's agent attempt a stop interrupted (a resumed run): its first attempt continues it. */
+  interrupted?: AgentTranscript;
 }
 
 interface AttemptFailure {
@@ -103,8 +107,9 @@ export async function attemptStep(step: Step, stepRun: StepRun): Promise<void> {
       // Only a condition is awaited: a step without one starts in the same turn.
       if (step.when !== undefined && !(await conditionHolds(step, step.when, prepared, depends, run))) return;
     }
-    emit({ type: 'step_started', stepId: step.id, attempt, input: prepared.input });
-    const end = await executeAttempt(step, attempt, diagnosis, depends, prepared, run);
+    const continued = attempt === 1 ? continuedConversation(step, run.interrupted, options) : undefined;
+    emit({ type: 'step_started', stepId: step.id, attempt, input: prepared.input, ...(continued === undefined ? {} : { continues: true }) });
+    const end = await executeAttempt(step, attempt, diagnosis, depends, prepared, run, continued);
     if (end.kind === 'settled') return;
     const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end, depends, run, checks) : end.failure;
     if (failure === undefined) return;
@@ -162,6 +167,7 @@ async function executeAttempt(
   depends: Record<string, unknown>,
   prepared: PreparedInput,
   run: StepRun,
+  continued: AgentTranscript | undefined,
 ): Promise<AttemptEnd> {
   const { runId, options, state, emit } = run;
   const signal = run.stop.signal;
@@ -208,6 +214,7 @@ async function executeAttempt(
             journal({ type: 'file_withheld', stepId: id, path });
           },
           commandLog: stepCommandLog(id, () => state, journal, () => run.flush()),
+          agentJournal: agentTurnJournal(id, continued, journal, () => run.flush()),
         }),
         prepared.input,
       ),

@@ -129,6 +129,7 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     output: ctx.output,
     progress: ctx.progress,
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema }),
+    ...(ctx.agentJournal === undefined ? {} : { journal: ctx.agentJournal }),
   });
   if (result.structured === undefined) {
     const agentResult: AgentResult = { answer: result.text, changes: result.changes };

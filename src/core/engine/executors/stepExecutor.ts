@@ -1,4 +1,5 @@
 import type { CommandLog } from '../../tools/tool';
+import type { AgentJournal } from '../../agent/agentTranscript';
 import type { ReferenceText } from '../../plan/expandTemplates';
 import type { Plan, Step } from '../../plan/planSchema';
 import type { Interaction } from '../../interactionPorts';
@@ -61,6 +62,8 @@ export interface ExecuteContext {
   commandLog: CommandLog;
   /** Journals that a tool kept the workspace-relative `path` from the model (`file_withheld`), once per path in the attempt. */
   withheld: (path: string) => void;
+  /** Where an agent attempt journals its conversation, with the interrupted attempt's it continues (`step_started` `continues`). */
+  agentJournal?: AgentJournal;
 }
 
 /**

@@ -134,7 +134,8 @@ describe('Reject with feedback survives a resume', () => {
     }).result;
     assert.equal(first.status, 'waiting');
     const options = { store: interrupted, workspace: createMemoryWorkspace({}), tools: builtinTools(), llm: scriptedLlm([write('b.txt', 'x'), 'done']), clock: new ManualClock() };
-    await resumeRun('i', { ...options, interaction: new ScriptedInteraction({ approvals: ['defer'] }) }).result;
+    // The agent continues its conversation: the write it was waiting on is asked again, then its model is.
+    await resumeRun('i', { ...options, interaction: new ScriptedInteraction({ approvals: [{ approved: true }, 'defer'] }) }).result;
     assert.match(userText(options.llm.requests[0]), /said: "Use b\.txt"/);
   });
 });

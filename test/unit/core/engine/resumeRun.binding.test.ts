@@ -63,10 +63,12 @@ describe('resumeRun: an answer applies only to the request the user saw', () => 
     assert.match(pending?.prompt ?? '', /^Run `sh -c "echo PWNED/);
   });
 
-  it('a resumed agent that asks to write other content or another file is asked again, and nothing is written', async () => {
+  it('a resumed agent that asks to write other content or another file is asked again, and nothing else is written', async () => {
     const other = await resume([call('write_file', { path: 'notes.txt', content: 'B\n' }), call('write_file', { path: 'pwned.txt', content: 'x' }), 'done'], { approvals: { S1: true } });
     assert.equal(other.status, 'waiting');
-    assert.deepEqual(workspace.snapshot(), { 'important.txt': 'keep me\n' });
+    // The agent continues its conversation: the write it asked for, and the user approved, is made; what it asks next waits.
+    assert.deepEqual(workspace.snapshot(), { 'important.txt': 'keep me\n', 'notes.txt': 'A\n' });
+    assert.match(JSON.stringify(other.pending?.[0]?.request), /B\\n/);
   });
 
   it('with an interaction, the different request is asked, not answered by the earlier approval', async () => {
@@ -102,12 +104,12 @@ describe('resumeRun: an answer applies only to the request the user saw', () => 
   });
 
   it('reject, then approve what is asked next, never writes the rejected content', async () => {
-    const afterReject = await resume([writeNotes('A\n'), writeNotes('B\n'), 'done'], { approvals: { S1: false } });
+    const afterReject = await resume([writeNotes('B\n'), 'done'], { approvals: { S1: false } });
     assert.equal(afterReject.status, 'waiting');
     assert.equal(workspace.snapshot()['notes.txt'], undefined);
     assert.match(JSON.stringify(afterReject.pending?.[0]?.request), /B\\n/);
-    // The resumed agent starts over and asks for the rejected content first.
-    const afterApprove = await resume([writeNotes('A\n'), writeNotes('B\n'), 'done'], { approvals: { S1: true } });
+    // The resumed agent continues its conversation: the rejected write is not asked for again, the waiting one is answered.
+    const afterApprove = await resume(['done'], { approvals: { S1: true } });
     assert.equal(afterApprove.status, 'completed');
     assert.equal(workspace.snapshot()['notes.txt'], 'B\n');
   });

@@ -26,6 +26,11 @@ const cases: Record<RunEventType, { body: Record<string, unknown>; required: str
   budget_exhausted: { body: { stepId: 'a', request, usage: { tokens: 3 } }, required: ['stepId', 'request', 'usage'] },
   request_answered: { body: { stepId: 'a', kind: 'approval' }, required: ['stepId', 'kind'] },
   step_deferred: { body: { stepId: 'a' }, required: ['stepId'] },
+  agent_turn: {
+    body: { stepId: 'a', turn: 1, text: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{}' }], promptTokens: 3, completionTokens: 2 },
+    required: ['stepId', 'turn', 'text', 'toolCalls', 'promptTokens', 'completionTokens'],
+  },
+  agent_tool_result: { body: { stepId: 'a', turn: 1, callId: 'c1', content: '{}' }, required: ['stepId', 'turn', 'callId', 'content'] },
   step_completed: { body: { stepId: 'a', result: 'r' }, required: ['stepId'] },
   step_failed: { body: { stepId: 'a', attempt: 1, error: 'e', disposition: 'fail' }, required: ['stepId', 'attempt', 'error', 'disposition'] },
   verification_failed: { body: { stepId: 'a', attempt: 2, diagnosis: 'd' }, required: ['stepId', 'attempt', 'diagnosis'] },
