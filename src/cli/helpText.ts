@@ -141,6 +141,9 @@ Options:
                       array of them; a last word "..." allows further arguments, except those
                       that write files, read configuration or run another program. Repeat for
                       more rules. A rule that would allow any code ("node", "bash -c") is refused.
+                      A rule allows words, not what they run: "npm test" and "make" run what
+                      the workspace's package.json and Makefile say (a repository's scripts
+                      are its own code), so allow them only in a project you trust.
   --allow-file-changes
                       File changes are made without asking, except outside the files a step
                       said it would change. Without a terminal, anything else that would ask

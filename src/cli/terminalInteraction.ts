@@ -5,6 +5,7 @@ import {
   describeCommandInput,
   describeProgramHelper,
   describeProjectProgram,
+  describeRepositoryPrograms,
   projectProgramOrigin,
 } from '../core/tools/commandApprovalText';
 import { boundedFeedback } from '../core/tools/approvalFeedback';
@@ -36,6 +37,7 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
       ? `\n  program: ${describeProjectProgram(request.argv[0] ?? '', request.program)}, from ${projectProgramOrigin(request.program)}, not PATH`
       : '') +
     (request.helper ? `\n  helper: ${describeProgramHelper(request.argv, request.helper)}, from ${projectProgramOrigin(request.helper)}, not PATH` : '') +
+    (request.repositoryPrograms?.length ? `\n  ${describeRepositoryPrograms(request.repositoryPrograms)}` : '') +
     (request.stdin ? describeCommandInput(request.stdin).map((line) => `\n  ${line}`).join('') : '') +
     (request.mayHaveRun
       ? '\n  this step started the same command before the run was interrupted: it may already have run, so --yes does not answer this; ' +

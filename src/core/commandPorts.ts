@@ -55,6 +55,13 @@ export interface CommandSpec {
    * repository's. Absent: the runner's environment, the workspace's own programs first where it gives them.
    */
   withoutProjectPrograms?: boolean;
+  /**
+   * What the repository's own git configuration makes git run for this command, as
+   * `CommandRunner.describeRepositoryPrograms` gave it and the user was shown (absent: nothing was shown). A git
+   * command whose repository names any other (a `.git/config` changed while the question was open, or nobody was
+   * asked) is not started: the runner rejects it, naming them.
+   */
+  repositoryPrograms?: readonly string[];
 }
 
 /** How a process ended. `exitCode` is `null` when it was killed by a signal. */
@@ -88,6 +95,13 @@ export interface CommandRunner {
    * rather than one `PATH` leads to; `undefined` otherwise (on `PATH`, a path, not found).
    */
   describeProgram?(program: string, cwd: string): Promise<ProjectProgram | undefined>;
+  /**
+   * For a git command (`argv`) run in the workspace-relative `cwd`, the programs the repository's own configuration
+   * makes git run for it, in the user's words (`diff.evil.textconv = ./conv.sh (.git/config)`, `the hook pre-commit
+   * (.git/hooks/pre-commit)`): its diff drivers, filters, editors, credential helpers, hooks…, which a repository
+   * unpacked from an archive, or written by another program, can name. Empty for other programs and when it names none.
+   */
+  describeRepositoryPrograms?(argv: readonly string[], cwd: string): Promise<string[]>;
   run(spec: CommandSpec, signal: AbortSignal): Promise<CommandResult>;
 }
 

@@ -102,6 +102,12 @@ export type ApprovalRequest = RequestIdentity & {
          */
         helper?: ProgramHelper;
         /**
+         * Present when the program is git and the repository's own configuration makes git run programs for this
+         * command (its diff drivers, filters, hooks…: `CommandRunner.describeRepositoryPrograms`), each in the user's
+         * words. No allow rule answers it, and git does not start when the repository names others by then.
+         */
+        repositoryPrograms?: string[];
+        /**
          * The text given to the command on its standard input, in full (the question shows
          * its start and size; the fingerprint covers all of it). No allow rule answers a
          * command given input: the rule names the command, not what it is fed.

@@ -1,14 +1,19 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandResult, CommandRunner } from '../core/commandPorts';
+import { programName } from '../core/tools/commandAllowRules';
 import { resolveInRoot } from '../core/workspace/resolveInRoot';
 import { withoutSecrets, withSafeGitConfig } from './commandEnvironment';
-import { findProgram } from './findProgram';
+import { findInFolders, findProgram } from './findProgram';
+import { readGitRepositoryPrograms } from './gitRepositoryConfiguration';
+import { shownRepositoryPrograms } from '../core/tools/commandApprovalText';
 import { missingProgramMessage } from './missingProgram';
 import { createNodePathProbe } from './nodePathProbe';
 import { parentDeathLauncher, pidNamespaceLauncher } from './pidNamespace';
 import { followProcessTree } from './processTree';
+import { leadsOutside } from '../shared/leadsOutside';
 import { locateProgram, projectEnvironment, withAbsolutePath, type ProjectEnvironment, type SelectedPythonEnvironment } from './projectEnvironment';
 
 /** Options of `createNodeCommandRunner`. Durations in milliseconds. */
@@ -49,6 +54,14 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
   const probe = createNodePathProbe();
   const killGraceMs = options.killGraceMs ?? 200;
   const resolveCwd = async (cwd: string) => (await resolveInRoot(cwd, { root: absoluteRoot, probe })).real;
+  // The root as working folders are resolved (links followed), for naming files in it relative to it.
+  const realRoot = () => {
+    try {
+      return fs.realpathSync(absoluteRoot);
+    } catch {
+      return absoluteRoot;
+    }
+  };
   // Computed at each command: an earlier step may have created the virtual environment or run npm install.
   const environment = async (cwd: string, withoutProjectPrograms = false): Promise<ProjectEnvironment> => {
     const env = withoutSecrets(options.env ?? process.env);
@@ -64,6 +77,14 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
       // The nearest package's programs come first: the program that runs in `cwd` is the one shown and bound to.
       const where = await resolveCwd(cwd).catch(() => absoluteRoot);
       return locateProgram(program, where, await environment(where))?.project;
+    },
+    async describeRepositoryPrograms(argv, cwd) {
+      const program = argv[0] ?? '';
+      if (programName(program) !== 'git') return [];
+      const where = await resolveCwd(cwd);
+      const project = await environment(where);
+      const git = listingGit(program, project, realRoot());
+      return git === undefined ? [] : readGitRepositoryPrograms(git, argv, where, realRoot(), withSafeGitConfig(program, project.env));
     },
     async run(spec, signal) {
       signal.throwIfAborted();
@@ -86,6 +107,13 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
             : `Cannot start "${program}": ${spec.program} is no longer there.`,
           'ENOENT',
         );
+      }
+      // What the repository's own configuration makes git run: only what the user was shown (or nothing, unshown).
+      const git = programName(program) === 'git' ? listingGit(program, project, realRoot()) : undefined;
+      if (git !== undefined) {
+        const named = await readGitRepositoryPrograms(git, spec.argv, cwd, realRoot(), env);
+        const unshown = named.filter((what) => !(spec.repositoryPrograms ?? []).includes(what));
+        if (unshown.length > 0) throw startError(repositoryProgramsMessage(program, unshown, spec.repositoryPrograms !== undefined), undefined);
       }
       // Without a namespace, the command itself still dies with this process (its own children may outlive it).
       const prefix = launcher ?? (await parentDeathLauncher());
@@ -227,6 +255,39 @@ class CappedOutput {
     const tail = Buffer.concat(this.tail).toString('utf8');
     return this.dropped > 0 ? `${head}\n[… ${this.dropped} bytes of output omitted …]\n${tail}` : head + tail;
   }
+}
+
+/**
+ * The git asked what a repository's configuration names: the one of the user's own `PATH` (its absolute folders), else
+ * the command's own when it names one by an absolute path outside the workspace folder `root` (`/opt/git/bin/git`);
+ * never a workspace's `.venv/bin/git` or `./git`, which would run before anyone allowed them (the command's own program
+ * may be one of those, shown in its question; the configuration is the repository's whichever git reads it).
+ */
+function listingGit(program: string, environment: ProjectEnvironment, root: string): string | undefined {
+  const onPath = findInFolders('git', environment.pathFolders);
+  if (onPath !== undefined || !path.isAbsolute(program)) return onPath;
+  const relative = path.relative(root, realFile(program));
+  return leadsOutside(relative) || path.isAbsolute(relative) ? program : undefined;
+}
+
+function realFile(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/**
+ * Why a git command was not started: the repository's own configuration names programs git would run for it (`unshown`)
+ * that the user was not shown, either at all (`asked` false: an allow rule ran it unasked) or since the question.
+ */
+function repositoryProgramsMessage(program: string, unshown: readonly string[], asked: boolean): string {
+  const when = asked ? 'that were not in the question you answered (the configuration changed since)' : 'and nobody was asked about them';
+  return (
+    `Did not start "${program}": this repository's own git configuration makes git run ${shownRepositoryPrograms(unshown)}, ${when}. ` +
+    'Run the step again to be asked with them shown, or remove them from the repository\'s configuration if you did not put them there.'
+  );
 }
 
 /** Why a program could not start, with the system's `code` (`ENOENT`, `EACCES`) that tells whether another attempt could. */

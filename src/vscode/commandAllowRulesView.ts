@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { allowRuleMeaning, allowRuleOfCommandLine, describeAllowRule } from '../core/tools/commandAllowRules';
+import { allowRuleMeaning, allowRuleOfCommandLine, describeAllowRule, type CommandAllowRule } from '../core/tools/commandAllowRules';
+import { allowRuleWorkspaceNote } from '../core/tools/allowRuleWorkspaceNote';
 import { errorMessage } from '../shared/errorMessage';
 import { allowRulesSetting, EditorCommandAllowList, type AllowRuleSource, type ListedAllowRule } from './commandAllowList';
 import { showError, showWarning } from './notifications';
@@ -46,6 +47,12 @@ function sourceText(source: AllowRuleSource): string {
   }
 }
 
+/** What a rule allows, and what decides what its words run where the workspace's files do (`allowRuleWorkspaceNote`). */
+function ruleDetail(rule: CommandAllowRule): string {
+  const note = allowRuleWorkspaceNote(rule);
+  return `${allowRuleMeaning(rule)}.${note === undefined ? '' : ` ${note}`}`;
+}
+
 function itemsOf(list: EditorCommandAllowList): RuleItem[] {
   const rules = list.list().map(
     (listed): RuleItem => ({
@@ -55,7 +62,7 @@ function itemsOf(list: EditorCommandAllowList): RuleItem[] {
         : listed.source === 'workspaceSetting'
           ? vscode.l10n.t('{0} · ignored: only your user settings can allow commands', sourceText(listed.source))
           : vscode.l10n.t('{0} · ignored in Restricted Mode', sourceText(listed.source)),
-      detail: allowRuleMeaning(listed.rule),
+      detail: ruleDetail(listed.rule),
       buttons: [listed.source === 'workspace' ? removeButton() : settingsButton()],
       listed,
     }),
@@ -137,7 +144,7 @@ async function addTypedRule(list: EditorCommandAllowList): Promise<void> {
       const problem = 'problem' in made ? made.problem : list.ruleProblem(made.rule);
       if (problem !== undefined) return `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
       // Says what the rule will allow before it is made, so "..." is a choice seen, not a surprise.
-      return 'rule' in made ? { message: `This rule ${allowRuleMeaning(made.rule)}.`, severity: vscode.InputBoxValidationSeverity.Info } : undefined;
+      return 'rule' in made ? { message: `This rule ${ruleDetail(made.rule)}`, severity: vscode.InputBoxValidationSeverity.Info } : undefined;
     },
   });
   if (line === undefined) return;

@@ -9,6 +9,7 @@ import type {
   ReviewRequest,
 } from '../core/interactionPorts';
 import { feedbackMaxChars } from '../core/tools/approvalFeedback';
+import { allowRuleWorkspaceNote } from '../core/tools/allowRuleWorkspaceNote';
 import { commandApprovalText } from '../core/tools/commandApprovalText';
 import { describeRetry } from '../core/tools/retryNoteText';
 import { toolCallApprovalText } from '../core/tools/toolCallApprovalText';
@@ -45,7 +46,8 @@ export interface ToolCallRememberer {
  * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
  * see `gateByWorkspaceTrust`.) With `options.commandRules`, a command's question also
  * offers "Allow this command for this workspace" when its argv can be a rule and a rule
- * would allow it (not when it is given input or runs the workspace's own helper); with
+ * would allow it (not when it is given input, runs the workspace's own helper or what its repository's git
+ * configuration names); with
  * `options.toolCalls`, a tool call's question offers "Always allow in this workspace" when
  * the tool can remember it (`rememberAs`).
  */
@@ -366,8 +368,10 @@ async function askCommandApproval(
   // A project's own program becomes a rule by its path (`.venv/bin/mypy`): the rule is bound to the file that runs.
   const words = request.program ? [request.program.shown, ...request.argv.slice(1)] : request.argv;
   // A command through a shell never becomes a rule: its words are not what runs. Nor one given input or run with the
-  // workspace's own helper (`git-lfs`): a rule covers neither, so the command would ask again all the same.
-  const offered = rules !== undefined && !request.shell && request.stdin === undefined && request.helper === undefined;
+  // workspace's own helper (`git-lfs`) or what its repository's git configuration names: a rule covers none of them, so
+  // the command would ask again all the same.
+  const offered =
+    rules !== undefined && !request.shell && request.stdin === undefined && request.helper === undefined && request.repositoryPrograms === undefined;
   // A rule of a relative program (`./run.sh`) holds only in the workspace folder: asked in another folder, it would allow the
   // root's file, never the one shown (an outside attack), so it is not offered there.
   const problem = !offered
@@ -380,10 +384,12 @@ async function askCommandApproval(
       : rules.problem(words);
   const offer = offered && problem === undefined;
   const allow = vscode.l10n.t('Allow this command for this workspace');
-  const allowDetail = vscode.l10n.t(
+  // What the words run is the workspace's to say (npm test: its package.json's script): said where the rule is given.
+  const note = allowRuleWorkspaceNote(words);
+  const allowDetail = `${vscode.l10n.t(
     '"{0}" runs it now and, from then on, this exact command (the same words, no others) without asking (Task Planner: Command allow rules lists and removes them).',
     allow,
-  );
+  )}${note === undefined ? '' : ` ${note}`}`;
   // Said why, where the walkthrough promised the button for every command (an editor trial's `node --test test/` had none).
   const noRule = problem === undefined ? '' : `\n${vscode.l10n.t('"{0}" is not offered: {1}.', allow, problem)}`;
   const choice = offer

@@ -27,6 +27,7 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     request.shell,
     ...(request.program ? [request.program.path] : []),
     ...(request.helper ? [{ helper: request.helper.path }] : []),
+    ...(request.repositoryPrograms ? [{ repositoryPrograms: request.repositoryPrograms }] : []),
     ...(request.stdin === undefined ? [] : [{ stdin: textHash(request.stdin) }]),
     // Asked again after a crash, it says the command may already have run: an approval given before the crash (journaled,
     // or given to a resume) answered it unasked, and the command ran twice (an outside attack).
@@ -46,7 +47,8 @@ const shown: { [Kind in AskedRequest['kind']]: (request: Extract<AskedRequest, {
 /**
  * The fingerprint of what a request shows the user (hex sha256): operation, path (and where
  * a link on the way leads) and the hashes of the current and proposed content of a file change; argv, working directory,
- * shell, (a project's own) program file, (a project's own) helper file, the hash of the standard input of a command and
+ * shell, (a project's own) program file, (a project's own) helper file, what the repository's git configuration runs,
+ * the hash of the standard input of a command and
  * whether it says the command may already have run;
  * the path of a new directory; a question with its suggestions; a
  * review's prompt; a manual step's text (title, instructions, attachments and the results

@@ -8,6 +8,7 @@ import {
   describeProjectProgram,
   projectProgramOrigin,
   shownCommand,
+  shownRepositoryPrograms,
 } from '../tools/commandApprovalText';
 import { visibleControls } from '../../shared/visibleCharacters';
 import { toolCallTarget } from '../tools/toolCallApprovalText';
@@ -126,12 +127,14 @@ const approvalVerb: Record<Extract<ApprovalRequest, { kind: 'file' }>['operation
 export function describeApproval(request: ApprovalRequest): string {
   switch (request.kind) {
     case 'command':
-      // One line, yet everything an Approve from it answers: the helper that would run and the input the command is given.
+      // One line, yet everything an Approve from it answers: the helper and the repository's programs that would run, and the input the command is given.
       // Each word as the question shows it (quoted when it holds a space or a character a shell reads): joined by spaces,
       // `sh -c "echo ran >> ran.log; sleep 30"` read as a different command. A shell's script is one word, shown as written.
       return `Run \`${request.shell ? visibleControls(request.argv.join(' ')) : shownCommand(request.argv)}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}${
         request.program ? ` with ${describeProjectProgram(request.argv[0] ?? '', request.program)} from ${projectProgramOrigin(request.program)}` : ''
       }${request.helper ? `, running ${describeProgramHelper(request.argv, request.helper)} from ${projectProgramOrigin(request.helper)}` : ''}${
+        request.repositoryPrograms ? `, running what this repository's own git configuration names: ${shownRepositoryPrograms(request.repositoryPrograms)}` : ''
+      }${
         request.stdin ? `, given input (${describeCommandInputLine(request.stdin)})` : ''
       }${
         request.changedInRun?.length ? ` (this run changed ${describeChangedInRun(request.changedInRun)}, which it reads to decide what it runs)` : ''

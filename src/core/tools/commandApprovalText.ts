@@ -20,6 +20,8 @@ export interface CommandToApprove {
   program?: ProjectProgram;
   /** The helper the program runs for its subcommand when it is one of the project's own (see the `command` approval request). */
   helper?: ProgramHelper;
+  /** What the repository's own git configuration makes git run for it (see the `command` approval request). */
+  repositoryPrograms?: readonly string[];
   /** The text given to the command on its standard input (see the `command` approval request). */
   stdin?: string;
   /** Why an allow rule that nearly allowed the command does not (see the `command` approval request). */
@@ -47,7 +49,8 @@ const unsafeInLine = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\
  * The editor's modal question before a command runs: a `message` naming the step on one
  * line, and a `detail` of exactly one line for the command and one for its folder (plus
  * one when a shell runs it, one when it may already have run, one naming the files
- * this run changed that define what it runs, and one saying why a rule that nearly allowed it does not). A word that is not plain (spaces, quotes, line breaks,
+ * this run changed that define what it runs, one naming what the repository's own git configuration makes git run,
+ * and one saying why a rule that nearly allowed it does not). A word that is not plain (spaces, quotes, line breaks,
  * controls) is shown as a JSON string, every control and text-direction control as its
  * `\uXXXX` escape, so nothing in a plan can forge a line of the question, push the real
  * command out of sight or reverse what is shown. A program found in the project's own
@@ -67,6 +70,7 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
         ? `\nProgram: ${describeProjectProgram(command.argv[0] ?? '', command.program)}, from ${projectProgramOrigin(command.program)}, not PATH.`
         : '') +
       (command.helper ? `\nHelper: ${describeProgramHelper(command.argv, command.helper)}, from ${projectProgramOrigin(command.helper)}, not PATH.` : '') +
+      (command.repositoryPrograms?.length ? `\n${describeRepositoryPrograms(command.repositoryPrograms)}` : '') +
       (command.stdin ? `\n${describeCommandInput(command.stdin).join('\n')}` : '') +
       (command.mayHaveRun
         ? '\nThis step started the same command before the run was interrupted: it may already have run. Run it again only if running it twice is safe.'
@@ -129,6 +133,23 @@ function inputSize(stdin: string): string {
   const bytes = new TextEncoder().encode(stdin).length;
   const lines = (stdin.match(/\n/g)?.length ?? 0) + (stdin === '' || stdin.endsWith('\n') ? 0 : 1);
   return `${bytes} byte${bytes === 1 ? '' : 's'} in ${lines} line${lines === 1 ? '' : 's'}`;
+}
+
+/** Most of what a repository's git configuration runs that a question names; the rest are counted. */
+const shownMost = 5;
+
+/** What `CommandRunner.describeRepositoryPrograms` found as a question says it, on one line: the first five, then how many more ("a; b; and 3 more"). */
+export function shownRepositoryPrograms(programs: readonly string[]): string {
+  const more = programs.length - shownMost;
+  return more <= 0 ? programs.join('; ') : `${programs.slice(0, shownMost).join('; ')}; and ${more} more (git config --list --show-origin --local names them)`;
+}
+
+/**
+ * What a repository's own git configuration makes git run for a command, as a question's line: "Git also runs what this
+ * repository's own configuration names: diff.evil.textconv = ./conv.sh (.git/config). Run it only if you put them there."
+ */
+export function describeRepositoryPrograms(programs: readonly string[]): string {
+  return `Git also runs what this repository's own configuration names: ${shownRepositoryPrograms(programs)}. Run it only if you put them there.`;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   describeProjectProgram,
   projectProgramOrigin,
   shownCommandWord,
+  shownRepositoryPrograms,
 } from './commandApprovalText';
 import { changedDefiningFiles, definingFilesChangedSince } from './commandDefiningFiles';
 import { classifyCommandEnd, classifyStartFailure } from './commandFailure';
@@ -57,7 +58,8 @@ const inputSchema = z.strictObject({
  * (it also says which argument keeps a rule ending in `...` from allowing it). A command
  * whose defining file (`changedDefiningFiles`: its `package.json`, Makefile, script) this
  * run changed asks whatever allows it, the request naming the files (`changedInRun`)
- * so that an allowance given at Start does not answer it either. Without `allowFailure` a non-zero exit
+ * so that an allowance given at Start does not answer it either; so does a git command whose repository's own
+ * configuration names programs git runs for it (`describeRepositoryPrograms`), the request showing them. Without `allowFailure` a non-zero exit
  * or a timeout fails the tool with the output's tail in the message, as a `StepFailure` that
  * only a time-out, a signal or a network error leaves retryable (`classifyCommandEnd`: a
  * missing program, a usage error or failing tests say so and what to do); a program that
@@ -96,12 +98,21 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     if (helper.project !== undefined) {
       ctx.output?.(`Runs ${describeProgramHelper(input.argv, helper.project)}, from ${projectProgramOrigin(helper.project)}.\n`);
     }
+    // What a repository's own git configuration makes git run for it (a diff driver, a filter, a hook): shown, never a rule's to allow.
+    const repositoryPrograms = (await runner.describeRepositoryPrograms?.(input.argv, cwd)) ?? [];
+    if (repositoryPrograms.length > 0) {
+      ctx.output?.(`Runs what this repository's own git configuration names: ${shownRepositoryPrograms(repositoryPrograms)}.\n`);
+    }
+    const repositoryNotCovered =
+      repositoryPrograms.length === 0 ? undefined : repositoryProgramsNotCovered;
     // Empty input feeds the command nothing, as none does: nothing to show or to ask about.
     const stdin = input.stdin === '' ? undefined : input.stdin;
     // A rule reads words, not where they lead: a path through a link out of the workspace, or a file kept from the model.
     const pathNotCovered = rule === undefined ? undefined : await pathArgumentNotCovered(ctx.workspace, cwd, input.argv.slice(1), signal);
     const notCovered =
-      rule === undefined ? [] : [helper.notCovered, stdin === undefined ? undefined : stdinNotCovered, pathNotCovered].filter((why) => why !== undefined);
+      rule === undefined
+        ? []
+        : [helper.notCovered, repositoryNotCovered, stdin === undefined ? undefined : stdinNotCovered, pathNotCovered].filter((why) => why !== undefined);
     const leftToAsk = rule === undefined ? argumentLeftToAsk(rules, ruled) : notCovered.length > 0 ? notCovered.join('; ') : undefined;
     // Said before the question, so the user knows why an allowed command asks.
     if (leftToAsk !== undefined) ctx.output?.(`Asks: ${leftToAsk}.\n`);
@@ -142,6 +153,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           ...(changedInRun.length > 0 ? { changedInRun } : {}),
           ...(program ? { program } : {}),
           ...(helper.project ? { helper: helper.project } : {}),
+          ...(repositoryPrograms.length > 0 ? { repositoryPrograms } : {}),
           ...(stdin === undefined ? {} : { stdin }),
           ...(leftToAsk === undefined ? {} : { notAllowedBecause: leftToAsk }),
           // Made a rule, these words would allow them in the workspace folder alone, so another file than the one shown
@@ -172,6 +184,8 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,
           ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
           ...(unseen ? { withoutProjectPrograms: true } : {}),
+          // What the user was shown git would run: the runner starts git only while the repository names nothing else.
+          ...(repositoryPrograms.length > 0 ? { repositoryPrograms } : {}),
           ...(ctx.output || ctx.progress
             ? {
                 onOutput: (text: string) => {
@@ -216,6 +230,9 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     return program ? { ...result, program: program.shown } : result;
   },
 };
+
+/** Why an allow rule does not answer a git command whose repository's own configuration names programs git runs for it. */
+const repositoryProgramsNotCovered = "this repository's own git configuration names programs git runs for it, which an allow rule does not cover";
 
 /** Why an allow rule does not answer a command given input. */
 const stdinNotCovered = 'it is given input, which an allow rule does not cover';

@@ -64,3 +64,30 @@ describe('attack: "Allow this command for this workspace" offered where its rule
     assert.deepEqual(added, [['./run.sh']]);
   });
 });
+
+describe('the command question and what an allow rule given from it covers', () => {
+  const allow = 'Allow this command for this workspace';
+  const rules = (added: (readonly string[])[]) => ({ problem: () => undefined, add: async (argv: readonly string[]) => void added.push(argv) });
+
+  it("says where the rule is given that npm test runs what the workspace's package.json says (by design)", async () => {
+    const { asked, PendingPrompts, createVscodeInteraction } = editor(() => 'Run');
+    const interaction = createVscodeInteraction(new PendingPrompts(), documents, { commandRules: rules([]) });
+    await interaction.requestApproval(command({ argv: ['npm', 'test'], cwd: '/work/project' }), new AbortController().signal);
+    assert.ok(asked[0]?.buttons.includes(allow));
+    assert.match(
+      asked[0]?.detail ?? '',
+      /"npm test" runs what the workspace's own package\.json and \.npmrc say when it runs \(a repository's scripts and build files are its own code\): allow it only in a project you trust\./,
+    );
+  });
+
+  it("attack: a git command whose repository's own configuration names programs shows them, and offers no rule (it would ask again)", async () => {
+    const added: (readonly string[])[] = [];
+    const { asked, PendingPrompts, createVscodeInteraction } = editor(() => 'Run');
+    const interaction = createVscodeInteraction(new PendingPrompts(), documents, { commandRules: rules(added) });
+    const repositoryPrograms = ['diff.external = tools/x.sh (.git/config)'];
+    await interaction.requestApproval(command({ argv: ['git', 'diff'], cwd: '/work/project', repositoryPrograms }), new AbortController().signal);
+    assert.equal(asked[0]?.buttons.includes(allow), false);
+    assert.match(asked[0]?.detail ?? '', /Git also runs what this repository's own configuration names: diff\.external = tools\/x\.sh \(\.git\/config\)\. Run it only if you put them there\./);
+    assert.deepEqual(added, []);
+  });
+});

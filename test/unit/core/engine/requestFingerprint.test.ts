@@ -72,6 +72,8 @@ describe('fingerprintRequest', () => {
       "the workspace's own helper": approval({ ...command, helper: { name: 'npm-test', path: '/ws/node_modules/.bin/npm-test', shown: 'node_modules/.bin/npm-test', from: 'nodeModules' } }),
       'another helper file': approval({ ...command, helper: { name: 'npm-test', path: '/ws/.venv/bin/npm-test', shown: '.venv/bin/npm-test', from: 'virtualEnvironment' } }),
       'a program of the same file as the helper': approval({ ...command, program: { path: '/ws/node_modules/.bin/npm-test', shown: 'node_modules/.bin/npm-test', from: 'nodeModules' } }),
+      "what the repository's git configuration runs": approval({ ...command, repositoryPrograms: ['diff.external = ./x.sh (.git/config)'] }),
+      "another program of the repository's git configuration": approval({ ...command, repositoryPrograms: ['diff.external = ./y.sh (.git/config)'] }),
       'a directory of the same path': approval({ kind: 'directory', stepId: 'S1', title: 'Run tests', path: '.' }),
       'a new directory': approval({ kind: 'directory', stepId: 'S1', title: 'Make out', path: 'out' }),
       'another new directory': approval({ kind: 'directory', stepId: 'S1', title: 'Make out', path: 'dist' }),
