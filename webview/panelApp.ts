@@ -41,8 +41,9 @@ export class PanelApp extends LitElement {
   ];
   state: PanelState = emptyPanelState();
   notice: Extract<HostToWebviewMessage, { type: 'notice' }> | undefined;
-  // The version of the plan under review when the notice came: a refusal goes with a later successful edit.
+  // The plan under review and its version when the notice came: a refusal goes with a later successful edit, or another plan.
   private noticePlanVersion: number | undefined;
+  private noticePlanId: string | undefined;
   private host: HostConnection | undefined;
   /** Whether focus was inside the panel when the current update began (only then may the update move it). */
   private hadFocus = false;
@@ -97,7 +98,10 @@ export class PanelApp extends LitElement {
       }
       // Another plan or run starts at its top: the page kept the last one's scroll, and a newcomer's new plan opened at its end.
       if (applied && shownId(state.model) !== shownId(this.state.model)) this.toTop = true;
-      if (applied && this.notice) this.notice = noticeAfterSnapshot({ notice: this.notice, planVersion: this.noticePlanVersion }, message.model)?.notice;
+      if (applied && this.notice) {
+        const shown = { notice: this.notice, planVersion: this.noticePlanVersion, ...(this.noticePlanId === undefined ? {} : { planId: this.noticePlanId }) };
+        this.notice = noticeAfterSnapshot(shown, message.model)?.notice;
+      }
       this.setPanelState(state);
       if (applied) void this.reportRender(message.model.version, started);
     },
@@ -118,7 +122,9 @@ export class PanelApp extends LitElement {
     editResult: ({ request, taken }) => void window.dispatchEvent(new CustomEvent<EditResult>(editResultEvent, { detail: { request, taken } })),
     notice: (message) => {
       this.notice = message;
-      this.noticePlanVersion = this.state.model?.mode === 'review' ? this.state.model.review.planVersion : undefined;
+      const review = this.state.model?.mode === 'review' ? this.state.model.review : undefined;
+      this.noticePlanVersion = review?.planVersion;
+      this.noticePlanId = review?.planId;
     },
   };
 
@@ -128,6 +134,7 @@ export class PanelApp extends LitElement {
     console.error(`Task Planner plan panel: ignored ${unknown} from the extension`);
     // no edit makes it go
     this.noticePlanVersion = undefined;
+    this.noticePlanId = undefined;
     this.notice = {
       type: 'notice',
       id: 0,

@@ -7,6 +7,8 @@ import { shownLine } from './shownText';
 export interface UndoQuestion {
   /** The run's request. */
   readonly objective: string;
+  /** The workspace folder the run changed, named in a window of several folders (`shownFolderName`); absent in one of one. */
+  readonly folder?: string;
   /** The repair this run is (`repairNumber`: Undo takes back the runs it replaced too); absent for a run no repair led to. */
   readonly repair?: number;
   /** The repair that replaced this run (its execution went on there); absent when none did. */
@@ -33,7 +35,8 @@ const namedFiles = 5;
  * Asks in a modal dialog before Undo takes back a run's changes, which Task Planner cannot bring back (a newcomer's click on
  * "Undo run" in a notification undid a run at once). "Keep the changes" comes first, so a stray Enter keeps them.
  */
-export const confirmUndoDialog: ConfirmUndo = async ({ objective, repair, replacedBy, fromStep, files, created = [], changedSince = [], folders = [] }) => {
+export const confirmUndoDialog: ConfirmUndo = async (asked) => {
+  const { objective, folder, repair, replacedBy, fromStep, files, created = [], changedSince = [], folders = [] } = asked;
   // Not "Keep the changes" as the close affordance, to drop the Cancel beside it: the editor puts that button last and
   // focuses the first, so a stray Enter would undo.
   const [keep, undo] = [vscode.l10n.t('Keep the changes'), fromStep === undefined ? vscode.l10n.t('Undo run') : vscode.l10n.t('Undo from here')];
@@ -67,7 +70,8 @@ export const confirmUndoDialog: ConfirmUndo = async ({ objective, repair, replac
       : which === undefined
         ? vscode.l10n.t('Undo step {0} of the run "{1}", and the later steps that depend on it or changed the same files?', step, name)
         : vscode.l10n.t('Undo step {0} of the run "{1}" ({2}), and the later steps that depend on it or changed the same files?', step, name, which);
-  const lines: string[] = [];
+  // Named first, as a command's question names it: with two folders open, "docs/api.md will be deleted" did not say whose.
+  const lines: string[] = folder === undefined ? [] : [vscode.l10n.t('In the workspace folder "{0}".', shownLine(folder, 80))];
   if (restored.length === 1) lines.push(vscode.l10n.t('This file will go back to how it was before the run: {0}.', fileList(restored)));
   if (restored.length > 1) lines.push(vscode.l10n.t('These files will go back to how they were before the run: {0}.', fileList(restored)));
   if (removed.length === 1) lines.push(vscode.l10n.t('This file, which the run created, will be deleted: {0}.', fileList(removed)));

@@ -12,8 +12,8 @@ import { tellRunInProgress } from './runInProgress';
 
 /** The editor's dialogs, files and notifications that the plan-file commands use (tests give their own). */
 export interface PlanFileUi {
-  /** Asks where to save, proposing the file `fileName` in the workspace folder; `undefined` when cancelled. */
-  saveLocation(fileName: string): Promise<vscode.Uri | undefined>;
+  /** Asks where to save, proposing the file `fileName` in `folder` (else the first workspace folder); `undefined` when cancelled. */
+  saveLocation(fileName: string, folder?: vscode.Uri): Promise<vscode.Uri | undefined>;
   writeFile(uri: vscode.Uri, text: string): Promise<void>;
   /** Opens the file `uri` in an editor. */
   openFile(uri: vscode.Uri): Promise<void>;
@@ -38,6 +38,8 @@ export interface PlanFileDeps {
   start: (plan: Plan) => Promise<RunResult>;
   /** The review before a run, as `taskPlanner.review.show` chooses: the plan panel or a QuickPick. */
   review: () => PlanReview;
+  /** The workspace folder `plan` is for, where Save proposes the file; `undefined`: the first folder. */
+  folderOf?: (plan: Plan) => vscode.Uri | undefined;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
   ui: PlanFileUi;
 }
@@ -55,7 +57,7 @@ export async function savePlanAsFile(deps: PlanFileDeps): Promise<vscode.Uri | u
     deps.ui.info(noPlan());
     return undefined;
   }
-  const chosen = await deps.ui.saveLocation(planFileName(plan.objective));
+  const chosen = await deps.ui.saveLocation(planFileName(plan.objective), deps.folderOf?.(plan));
   if (!chosen) return undefined;
   const path = withoutAddedExtension(chosen.path);
   const target = path === chosen.path ? chosen : chosen.with({ path });

@@ -45,11 +45,17 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
       tools: wiring.tools,
       trusted: () => vscode.workspace.isTrusted,
       showPlan: (plan) => {
+        // The plan file's folder, not the one the views followed (a multi-root trial: the Plan view named the other one).
+        if (folder) {
+          wiring.runs.planFor(plan.id, folder);
+          wiring.runs.useFolder(folder);
+        }
         wiring.tree.setPlan(plan);
         void vscode.commands.executeCommand('taskPlanner.plan.focus');
       },
       start: (plan) => wiring.runs.start(plan, { folder }),
       review: wiring.review,
+      folderOf: (plan) => (wiring.runs.planFolder(plan.id) ?? wiring.runs.folder())?.uri,
       log: wiring.log,
       ui: loadRuntime().vscodePlanFileUi,
     };

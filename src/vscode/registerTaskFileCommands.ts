@@ -48,12 +48,18 @@ export function registerTaskFileCommands(wiring: TaskFileWiring): vscode.Disposa
     model: wiring.model,
     tick: () => vscode.workspace.getConfiguration('taskPlanner').get<boolean>('taskFiles.tickCheckboxes', false),
     showPlan: (plan: Plan) => {
+      // The file's folder, not the one the views followed: a pytools/TODO.md plan was named "mathlib" in the Plan view.
+      if (folder) {
+        wiring.runs.planFor(plan.id, folder);
+        wiring.runs.useFolder(folder);
+      }
       wiring.tree.setPlan(plan);
       void vscode.commands.executeCommand('taskPlanner.plan.focus');
     },
     start: (plan: Plan) => wiring.runs.start(plan, { folder }),
     run: wiring.run,
     now: () => Date.now(),
+    folderOf: (plan: Plan) => (wiring.runs.planFolder(plan.id) ?? wiring.runs.folder())?.uri,
     log: wiring.log,
     ui: loadRuntime().vscodeTaskFileUi,
   });

@@ -14,6 +14,7 @@ import { createdPaths } from '../core/tools/undoneChanges';
 import { planName } from '../core/plan/planName';
 import { nextRepairRunId } from '../core/engine/awaitsRepair';
 import { repairNumber, replacedByRepair } from '../core/engine/replanRecord';
+import { shownFolderName } from './workspaceFolders';
 
 /**
  * What stored runs changed in their folders, and Undo of it: each run's checkpoints, read from the folder whose journal
@@ -55,9 +56,11 @@ export class RunChanges implements vscode.Disposable {
       // A run and its repair run have the same request: which one is undone is named, as the Runs view names it.
       const repair = state === undefined ? undefined : repairNumber(state);
       const replacedBy = state === undefined ? undefined : await this.replacedBy(lane, state);
+      const folder = shownFolderName(lane.folder);
       const question = {
         // Named as the Runs view names it: an imported file by its title.
         objective: state?.plan === undefined ? runId : planName(state.plan),
+        ...(folder === undefined ? {} : { folder }),
         ...(repair === undefined ? {} : { repair }),
         ...(replacedBy === undefined ? {} : { replacedBy }),
         files,

@@ -7,12 +7,11 @@ import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { tellUndo } from './undoAnyway';
 import { planTreeItem } from './planTreeItem';
+import { runRowInFolder } from './runRowFolder';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
-import { capText } from '../core/text/capText';
 import { stepProgress } from '../shared/stepProgress';
-import { visibleControls } from '../shared/visibleCharacters';
 import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
 import { showError, showInformation, showWarning } from './notifications';
 import { tellRunInProgress } from './runInProgress';
@@ -86,7 +85,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     const shown = loaded.filter((run) => run !== undefined);
     const nodes = runListModel(shown, (ms) => new Date(ms).toLocaleString());
     // In a workspace of several folders each run says which folder it ran in; one folder's users see no change.
-    const own = several ? nodes.map((node, index) => withFolder(node, shown[index]?.folder?.name)) : nodes;
+    const own = several ? nodes.map((node, index) => runRowInFolder(node, shown[index]?.folder?.name)) : nodes;
     return others.length > 0 ? [...own, otherWindowGroup(others, several)] : own;
   }
 
@@ -198,7 +197,7 @@ function otherWindowGroup(runs: readonly OtherWindowRun[], several: boolean): Pl
   );
   const children = nodes.map((node, index): PlanTreeNode => {
     const run = runs[index]!;
-    const shown = several ? withFolder(node, run.folder?.name) : node;
+    const shown = several ? runRowInFolder(node, run.folder?.name) : node;
     return { ...shown, id: `other:${node.id}`, contextValue: placeContext(run), tooltip: `${shown.tooltip}\n${otherWindowNote(run)}` };
   });
   const label = vscode.l10n.t('Runs of another window');
@@ -214,18 +213,6 @@ function otherWindowGroup(runs: readonly OtherWindowRun[], several: boolean): Pl
     icon: 'multiple-windows',
     contextValue: 'otherWindowRuns',
     children,
-  };
-}
-
-/** `node` with the name of the workspace folder its run ran in, first in its description and tooltip. */
-function withFolder(node: PlanTreeNode, folder: string | undefined): PlanTreeNode {
-  if (folder === undefined) return node;
-  const shown = visibleControls(capText(folder, 80));
-  return {
-    ...node,
-    description: `${shown} · ${node.description}`,
-    accessibilityLabel: vscode.l10n.t('{0}, in the folder {1}', node.accessibilityLabel, shown),
-    tooltip: `${node.tooltip}\n${vscode.l10n.t('Folder: {0}', shown)}`,
   };
 }
 

@@ -43,6 +43,8 @@ export interface TaskFileDeps {
   run: () => RunState | undefined | Promise<RunState | undefined>;
   /** The time now, in ms since the epoch: when an imported plan was made (its `createdAt`). */
   now: () => number;
+  /** The workspace folder a plan is for, where an export is proposed; `undefined`: the first folder. */
+  folderOf?: (plan: Plan) => vscode.Uri | undefined;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
   ui: {
     info(message: string): void;
@@ -50,8 +52,8 @@ export interface TaskFileDeps {
     error(message: string): void;
     /** Asks which format to export to; `undefined` when cancelled. */
     pickFormat(): Promise<InteropFormat | undefined>;
-    /** Asks where to save the export, proposing the file `fileName` in the workspace folder; `undefined` when cancelled. */
-    saveLocation(fileName: string): Promise<vscode.Uri | undefined>;
+    /** Asks where to save the export, proposing the file `fileName` in `folder` (else the first workspace folder); `undefined` when cancelled. */
+    saveLocation(fileName: string, folder?: vscode.Uri): Promise<vscode.Uri | undefined>;
     writeFile(uri: vscode.Uri, text: string): Promise<void>;
     openFile(uri: vscode.Uri): Promise<void>;
   };
@@ -158,7 +160,7 @@ export function offersPlanFromFile(path: string, text: string): boolean {
  * the user chooses (proposing the format's usual name: `tasks.md`…) and opened. Resolves to the
  * text, `undefined` when there was no plan or the user cancelled.
  */
-export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<TaskFileDeps, 'ui' | 'run' | 'log'>): Promise<string | undefined> {
+export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<TaskFileDeps, 'ui' | 'run' | 'log' | 'folderOf'>): Promise<string | undefined> {
   if (!plan) {
     deps.ui.info(vscode.l10n.t('Task Planner: there is no plan to export yet. Plan a task first, or open a plan file.'));
     return undefined;
@@ -167,7 +169,7 @@ export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<Ta
   if (format === undefined) return undefined;
   const text = exportTaskFile(plan, format, stepsDoneIn(plan, await deps.run()));
   // Saved under the name the other tool looks for: an unsaved document was offered as "# Make `notes search`.md".
-  const target = await deps.ui.saveLocation(exportFileName(plan, format));
+  const target = await deps.ui.saveLocation(exportFileName(plan, format), deps.folderOf?.(plan));
   if (!target) return undefined;
   try {
     await deps.ui.writeFile(target, text);
@@ -192,10 +194,10 @@ export const vscodeTaskFileUi: TaskFileDeps['ui'] = {
         { title: vscode.l10n.t('Export the plan as'), placeHolder: vscode.l10n.t('The format of the task file') },
       )
     )?.format,
-  saveLocation: async (fileName) => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+  saveLocation: async (fileName, planFolder) => {
+    const folder = planFolder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     return await vscode.window.showSaveDialog({
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder.uri, fileName) } : {}),
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
       filters: { Markdown: ['md'] },
       title: vscode.l10n.t('Export plan for another tool'),
       saveLabel: vscode.l10n.t('Export'),

@@ -5,10 +5,10 @@ import { showError, showInformation } from './notifications';
 
 /** The editor's own dialogs, files and notifications for the plan-file commands. */
 export const vscodePlanFileUi: PlanFileUi = {
-  saveLocation: async (fileName) => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+  saveLocation: async (fileName, planFolder) => {
+    const folder = planFolder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     return await vscode.window.showSaveDialog({
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder.uri, fileName) } : {}),
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
       filters: { [vscode.l10n.t('Task Planner plan')]: ['plan.json'], JSON: ['json'] },
       title: vscode.l10n.t('Save plan as file'),
       saveLabel: vscode.l10n.t('Save plan'),

@@ -1,5 +1,5 @@
 import { readableValue } from '../text/readableValue';
-import { changeResultLine } from '../text/stepResultText';
+import { changeResultLine, commandOutputText, describedResult } from '../text/stepResultText';
 import { collapseBlankLines } from '../text/collapseBlankLines';
 import { capText, textCaps } from '../text/capText';
 import { oneLine } from '../text/oneLine';
@@ -13,13 +13,16 @@ const maxNameLength = 200;
 
 
 /**
- * A dependency's result as text for a person (a file or folder change in words, `changeResultLine`; else `readableValue`:
+ * A dependency's result as text for a person (a file or folder change in words, `changeResultLine`; a command's as the
+ * run's summary says it, "exit code 0, tests: 1 passed in 3.70s"; else `readableValue`:
  * a tool's result one `key: value` line per field, a file's content with its line breaks, never escaped JSON), cut to
  * `manualResultPreviewLength` characters (ending in `…` when cut).
  */
 export function manualResultPreview(value: unknown): string {
   // A file change in words, "created hello.txt": a trial's "Done?" question showed "path: …, operation: created, …".
-  const text = changeResultLine(value) ?? readableValue(value);
+  // A command in words too: its fields ("signal: null / timedOut: false / durationMs: 8508") read as internals (a trial).
+  const command = commandOutputText(value) === undefined ? undefined : describedResult(value, manualResultPreviewLength);
+  const text = changeResultLine(value) ?? command ?? readableValue(value);
   return text.length <= manualResultPreviewLength ? text : `${text.slice(0, manualResultPreviewLength - 1)}…`;
 }
 

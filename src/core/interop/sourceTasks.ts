@@ -94,11 +94,33 @@ export function pathsOfTask(task: SourceTask): string[] {
 
 /**
  * The files a task says to create: those its title or a detail line names after "Create" at its start ("Create
- * `src/theme.ts`", "Create a new file docs/usage.md"); folders left out (a path ending in "/" or without an extension).
+ * `src/theme.ts`", "Create a new file docs/usage.md", "Create `a.ts` and `b.ts`"), up to the first other word after
+ * them; folders left out (a path ending in "/" or without an extension).
  */
 export function createdPathsOfTask(task: SourceTask): string[] {
   const lines = [task.title, ...task.details].filter((line) => /^create\b/i.test(line.trim()));
-  return workspacePathsIn(lines.join('\n')).filter((path) => !isDirectoryToken(path));
+  return workspacePathsIn(lines.map(createdPart).join('\n')).filter((path) => !isDirectoryToken(path));
+}
+
+/** Words that may stand between the files a "Create" line names: "Create the files `a.ts` and `b.ts`". */
+const betweenCreatedFiles = new Set(['a', 'an', 'and', 'the', 'new', 'empty', 'file', 'files', 'called', 'named', '&', '+']);
+
+/**
+ * A "Create …" line up to the end of the files it names first: "Create `docs/usage.md` describing how to run
+ * wordcount.py" creates docs/usage.md, and wordcount.py, which it only mentions, is no file it creates (a trial's
+ * imported step failed its check "file exists wordcount.py" in the folder that had no such file).
+ */
+function createdPart(line: string): string {
+  const words = line.trim().split(/[\s,]+/);
+  let named = false;
+  const kept: string[] = [];
+  for (const word of words) {
+    const isPath = pathsInText(word.replace(/\[[^[\]\n]*\]\(([^)\s]+)\)/g, ' $1 ')).length > 0;
+    if (named && !isPath && !betweenCreatedFiles.has(word.toLowerCase())) break;
+    named ||= isPath;
+    kept.push(word);
+  }
+  return kept.join(' ');
 }
 
 /** The workspace-relative paths `text` names, Markdown links' targets included: no pattern, none absolute or leading out. */

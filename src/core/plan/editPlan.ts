@@ -1,6 +1,7 @@
 import { stepSchema, withStepDefaults, type Diagnostic, type Plan, type Step } from './planSchema';
 import { consistentAttempts } from './consistentAttempts';
 import { followRenamedArgs } from './followRenamedArgs';
+import { issueWords } from './issueWords';
 import { usesResultOf } from './referencedDependencies';
 import { performedBy } from './stepKindTraits';
 import { dependencyOrder } from './dependencyOrder';
@@ -220,7 +221,8 @@ function checkStep(candidate: Step): { ok: true; step: Step } | { ok: false; err
   if (parsed.success) return { ok: true, step: parsed.data };
   return {
     ok: false,
-    error: `Step "${candidate.id}" is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'step'}: ${issue.message}`).join('; ')}`,
+    // In the words of the form the user filled ("check 1, argv should be a list…"), not the schema's ("checks.0.argv: Invalid input").
+    error: `Step "${candidate.id}" is not valid: ${parsed.error.issues.map((issue) => issueWords(issue, candidate, 'field')).join('; ')}.`,
   };
 }
 

@@ -5,6 +5,7 @@ import { checkLimitProblems } from './checkLimits';
 import { checkProblems } from './checkProblems';
 import { shownRef } from './attachmentTarget';
 import { findCycles } from './findCycles';
+import { issueWords } from './issueWords';
 import { outputSchemaProblems } from '../tools/outputSchema';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
 import { predicateSyntaxError } from './predicateSyntax';
@@ -227,7 +228,9 @@ function argumentProblems(tool: Tool, args: Record<string, unknown>): string | u
   const issues = parsed.error.issues.filter((issue) => !isTemplateAt(args, issue.path));
   // Stryker disable next-line ConditionalExpression: joining no issues gives '', which the caller treats as no problem too
   if (issues.length === 0) return undefined;
-  return issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+  // Said as the person who typed the arguments knows them ("content is missing"), not as the schema words it.
+  const names = Object.keys((toolParameters(tool) as { properties?: Record<string, unknown> }).properties ?? {});
+  return issues.map((issue) => issueWords(issue, args, 'argument', names)).join('; ');
 }
 
 function isTemplateAt(args: unknown, path: readonly PropertyKey[]): boolean {

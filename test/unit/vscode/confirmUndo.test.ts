@@ -51,6 +51,17 @@ describe('confirmUndoDialog: what Undo is about to do, before the user chooses',
     ]);
   });
 
+  // A multi-root trial: the question about a run of "mathlib", asked over the panel showing a run of "pytools", said
+  // "docs/api.md will be deleted" without saying whose.
+  it('names the workspace folder first when there are several', async () => {
+    answer = 'Keep the changes';
+    await confirmUndoDialog({ objective: 'Write the API notes', folder: 'mathlib', files: ['docs/api.md'], created: ['docs/api.md'] });
+    assert.deepEqual(shown[0]?.detail.split('\n\n').slice(0, 2), [
+      'In the workspace folder "mathlib".',
+      'This file, which the run created, will be deleted: docs/api.md.',
+    ]);
+  });
+
   it('says every file goes back when none changed since, and keeping the changes undoes nothing', async () => {
     answer = 'Keep the changes';
     assert.equal(await confirmUndoDialog({ objective: 'Add --verbose', files: ['src/cli.js', 'README.md'] }), false);

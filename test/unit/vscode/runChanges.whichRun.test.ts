@@ -18,7 +18,12 @@ import { requireWithVscode } from '../../fakes/requireWithVscode';
 import { numberedEvents } from '../../support/numberedEvents';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
-const { RunChanges } = requireWithVscode<typeof RunChangesModule>(require.resolve('../../../src/vscode/runChanges'), { EventEmitter });
+// A workspace of two folders: a question about a run of one of them names it.
+const [api, web] = [{ name: 'api', index: 0 }, { name: 'web', index: 1 }];
+const { RunChanges } = requireWithVscode<typeof RunChangesModule>(require.resolve('../../../src/vscode/runChanges'), {
+  EventEmitter,
+  workspace: { workspaceFolders: [api, web] },
+});
 
 // A trial: a run and its repair run have the same title; Undo's question did not say which one it undid, and offered
 // "Undo run" for the replaced run, whose only file its repair had changed since.
@@ -61,12 +66,12 @@ describe('RunChanges.undoAsked: the question names which run of a repaired task 
     afterSha256: sha256(after), state: 'applied',
   });
 
-  async function changesAsking(): Promise<{ questions: UndoQuestion[]; changes: InstanceType<typeof RunChanges> }> {
+  async function changesAsking(folder?: { name: string }): Promise<{ questions: UndoQuestion[]; changes: InstanceType<typeof RunChanges> }> {
     const store = createMemoryRunStore();
     for (const events of [first, second] as RunEvent[][]) await store.append(events[0]!.runId, events as unknown as JournalEntry[]);
     const checkpoints = createMemoryCheckpointStore([change('r', 'A', 1, undefined, 'v1'), change('r-replan-1', 'C', 1, 'v1', 'v2')]);
     const workspace = createMemoryWorkspace({ 'cli.js': 'v2' });
-    const lane = { folder: undefined };
+    const lane = { folder };
     const lanes = {
       ofRun: () => Promise.resolve(lane),
       checkpointsOf: () => Promise.resolve(checkpoints),
@@ -96,5 +101,16 @@ describe('RunChanges.undoAsked: the question names which run of a repaired task 
     assert.equal(questions[0]?.replacedBy, undefined);
     assert.deepEqual(questions[0]?.files, ['cli.js']);
     assert.equal(questions[0]?.changedSince, undefined);
+  });
+
+  // A multi-root trial: "This file, which the run created, will be deleted: docs/api.md" was asked over a run of the other
+  // folder, and did not say whose docs/api.md.
+  it('names the folder of the run in a workspace of several folders', async () => {
+    const { questions, changes } = await changesAsking(web);
+    assert.equal(await changes.undoAsked('r-replan-1'), undefined);
+    assert.equal(questions[0]?.folder, 'web');
+    const alone = await changesAsking();
+    await alone.changes.undoAsked('r-replan-1');
+    assert.equal(alone.questions[0]?.folder, undefined, 'no folder, none named');
   });
 });

@@ -19,6 +19,13 @@ describe('manualResultPreview', () => {
     assert.equal(manualResultPreview({ answer: 'Done.', changes: { applied: [], rejected: [], failed: [] } }), 'Done.', 'an agent\'s result is its answer');
   });
 
+  // A trial's step after "Run `python3 -m pytest -q`" listed "exitCode: 0 / signal: null / … / timedOut: false / durationMs: 8508".
+  it('says a command\'s result as the run\'s summary does: its exit code and what its tests counted, not its fields', () => {
+    const pytest = { exitCode: 0, signal: null, stdout: '.   [100%]\n1 passed in 3.70s\n', stderr: '', timedOut: false, truncated: false, durationMs: 8508 };
+    assert.equal(manualResultPreview(pytest), 'exit code 0, tests: 1 passed in 3.70s');
+    assert.equal(manualResultPreview({ exitCode: 1, stdout: 'built\nerror: no such file\n', stderr: '' }), 'exit code 1, last output: error: no such file');
+  });
+
   it('keeps a text of exactly the limit and cuts a longer one to the limit, ending in an ellipsis', () => {
     const exact = 'x'.repeat(manualResultPreviewLength);
     assert.equal(manualResultPreview(exact), exact);

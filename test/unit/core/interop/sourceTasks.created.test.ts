@@ -16,6 +16,13 @@ describe('createdPathsOfTask: the files a task says to create', () => {
     assert.deepEqual(createdPathsOfTask(task('Create `../outside.ts` and `/etc/motd` and `src/*.ts`')), [], 'nothing outside the workspace, no pattern');
   });
 
+  // A trial's "Create `docs/usage.md` describing how to run wordcount.py" got the check "file exists wordcount.py" too.
+  it('reads the files the line creates, not those it mentions after them', () => {
+    assert.deepEqual(createdPathsOfTask(task('Create `docs/usage.md` describing how to run wordcount.py')), ['docs/usage.md']);
+    assert.deepEqual(createdPathsOfTask(task('Create the files `src/a.ts`, `src/b.ts` and `src/c.ts` that import src/index.ts')), ['src/a.ts', 'src/b.ts', 'src/c.ts']);
+    assert.deepEqual(createdPathsOfTask(task('Create a new file [notes](docs/notes.md) linking to README.md')), ['docs/notes.md']);
+  });
+
   it('gives an imported step a file_exists check for each, an agent\'s or yours (a newcomer\'s Done without the file ticked the task)', () => {
     const text = '# Plan\n\n- [ ] Create `src/theme.ts`\n- [ ] Make the header use it\n';
     const withModel = importTaskFile('tasks.md', text, { model: true });

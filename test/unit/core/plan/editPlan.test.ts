@@ -49,6 +49,15 @@ describe('editPlan', () => {
   });
 
   describe('updateStep', () => {
+    // A trial typed "argv: npm test" in a step's Checks and read "checks.0.argv: Invalid input: expected array, received string".
+    it('refuses a step that is not valid in the words of the form: which check, which field, what it should be', () => {
+      const result = editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { checks: [{ kind: 'command', argv: 'npm test' }] as never } });
+      assert.deepEqual(result, {
+        ok: false,
+        error: 'Step "a" is not valid: check 1, argv should be a list (one "- item" a line, or [a, b]), not a text.',
+      });
+    });
+
     it('patches fields but keeps the id', () => {
       const next = planOf(editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { title: 'New', onFailure: 'retry', maxAttempts: 3 } }));
       assert.deepEqual([next.steps[0]!.id, next.steps[0]!.title, next.steps[0]!.onFailure, next.steps[0]!.maxAttempts], ['a', 'New', 'retry', 3]);

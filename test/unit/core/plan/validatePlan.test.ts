@@ -84,10 +84,19 @@ describe('validatePlan', () => {
     assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'tool', tool: 'launch_rocket' })])), []);
   });
 
-  it('reports invalid_args with the schema message', () => {
+  // A multi-root trial typed "contents:" for write_file in the panel and read "content: Invalid input: expected string,
+  // received undefined; Unrecognized key: \"contents\"".
+  it('reports invalid_args in the words of the person who typed them: what is missing, what each value should be', () => {
     const diagnostics = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'read_file', args: { path: 3 } })]), { tools: registry });
     assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code), ['invalid_args']);
-    assert.match(diagnostics[0]!.message, /path: Invalid input: expected string/);
+    assert.match(diagnostics[0]!.message, /are invalid: path should be a text, not a number\./);
+    const writeFile: Tool = { name: 'write_file', description: 'writes', effects: 'write', inputSchema: z.strictObject({ path: z.string(), content: z.string() }), run: async () => '' };
+    const writes: ToolRegistry = { names: () => ['write_file'], get: (name) => (name === 'write_file' ? writeFile : undefined) };
+    const [misspelt] = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'write_file', args: { path: 'docs/api.md', contents: '# API' } })]), { tools: writes });
+    assert.equal(
+      misspelt?.message,
+      'Step "a": arguments for "write_file" are invalid: content is missing; "contents" is not an argument it takes (did you mean "content"?). "write_file" takes: path (required), content (required).',
+    );
   });
 
   it('does not hold template arguments against the schema', () => {
@@ -194,9 +203,9 @@ describe('validatePlan', () => {
     const strict: Tool = { name: 'noop', description: 'does nothing', effects: 'read', inputSchema: z.object({}).strict(), run: async () => '' };
     const both: ToolRegistry = { names: () => ['read_file', 'noop'], get: (name) => (name === 'read_file' ? readFile : name === 'noop' ? strict : undefined) };
     const [missing] = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'read_file', args: {} })]), { tools: both });
-    assert.equal(missing?.message, 'Step "a": arguments for "read_file" are invalid: path: Invalid input: expected string, received undefined. "read_file" takes: path (required), maxBytes.');
+    assert.equal(missing?.message, 'Step "a": arguments for "read_file" are invalid: path is missing. "read_file" takes: path (required), maxBytes.');
     const [extra] = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'noop', args: { x: 1 } })]), { tools: both });
-    assert.equal(extra?.message, 'Step "a": arguments for "noop" are invalid: Unrecognized key: "x". Edit the step\'s arguments to what "noop" expects.');
+    assert.equal(extra?.message, 'Step "a": arguments for "noop" are invalid: "x" is not an argument it takes. Edit the step\'s arguments to what "noop" expects.');
   });
 
   // The second newcomer's find (2026-12-01): "{{results.reed}}" validated clean, scored 10/10 and was written into the file.
