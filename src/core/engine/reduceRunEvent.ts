@@ -323,6 +323,9 @@ function resetUnfinishedSteps(draft: RunState, stoppedAt: number | undefined): v
       ...(current?.diagnosis === undefined ? {} : { diagnosis: current.diagnosis }),
       // The user's feedback on a rejected change is acted on by the step's next attempt, after the resume too.
       ...(current?.feedback === undefined ? {} : { feedback: current.feedback }),
+      // What it changed stays in the files (until Undo), and its resumed attempt goes on from there: the guards of a
+      // whole-file write over it and of a command it defines still name it (a parallel step's write dropped it, both completed).
+      ...(current?.filesChanged === undefined ? {} : { filesChanged: current.filesChanged }),
       ...interruptedCommands(current),
     };
   }
