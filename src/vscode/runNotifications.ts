@@ -13,7 +13,7 @@ import { loadRuntime } from './loadRuntime';
 import type { InterruptedRun } from './interruptedRuns';
 import { showInformation, showWarning } from './notifications';
 
-// Whether a step in each status had started and not ended: cut off by a reload, Resume starts it over.
+// Whether a step in each status had started and not ended: cut off by a reload, Resume goes on with it.
 const underWay: Readonly<Record<StepStatus, boolean>> = {
   pending: false,
   blocked: false,
@@ -34,9 +34,10 @@ const maxNamedSteps = 3;
 
 /**
  * Why a run a reload cut off stopped, and what Resume does: the steps that had ended are kept, and those that were under
- * way (named) start over. A newcomer's trial: an agent step whose change was approved and written, and whose task-file
- * tick waited, was run again on Resume (its model asked again, the same file proposed again) while the notice said only
- * "Finished steps are not run again". Steps that had changed no file say so: a step waiting for its approval read as if it
+ * way (named) go on (an agent step continues its journaled conversation; a change already made is not made twice). A
+ * newcomer's trial: an agent step whose change was approved and written, and whose task-file tick waited, was run again
+ * on Resume (its model asked again, the same file proposed again) while the notice said only "Finished steps are not run
+ * again". Steps that had changed no file say so: a step waiting for its approval read as if it
  * had written something (an editor trial).
  */
 export function interruptedRunReason(steps: Iterable<{ id: string; status: StepStatus; filesChanged?: readonly string[] | undefined }>): string {
@@ -48,13 +49,17 @@ export function interruptedRunReason(steps: Iterable<{ id: string; status: StepS
   const changedNothing = started.every((step) => (step.filesChanged?.length ?? 0) === 0);
   if (started.length === 1 && changedNothing) {
     return started[0]!.status === 'awaiting_approval'
-      ? vscode.l10n.t('{0} Step {1} was waiting for your approval, nothing of it written yet: Resume starts it over and asks again.', reason, list)
-      : vscode.l10n.t('{0} Step {1} was under way and had changed no file: Resume starts it over.', reason, list);
+      ? vscode.l10n.t('{0} Step {1} was waiting for your approval, nothing of it written yet: Resume asks again.', reason, list)
+      : vscode.l10n.t('{0} Step {1} was under way and had changed no file: Resume goes on with it.', reason, list);
   }
-  if (changedNothing) return vscode.l10n.t('{0} Steps {1} were under way and had changed no file: Resume starts them over.', reason, list);
+  if (changedNothing) return vscode.l10n.t('{0} Steps {1} were under way and had changed no file: Resume goes on with them.', reason, list);
   return started.length === 1
-    ? vscode.l10n.t('{0} Step {1} was under way: Resume starts it over (what it changed stays until Undo).', reason, list)
-    : vscode.l10n.t('{0} Steps {1} were under way: Resume starts them over (what they changed stays until Undo).', reason, list);
+    ? vscode.l10n.t('{0} Step {1} was under way: Resume goes on with it and does not make a change twice (what it changed stays until Undo).', reason, list)
+    : vscode.l10n.t(
+        '{0} Steps {1} were under way: Resume goes on with them and does not make a change twice (what they changed stays until Undo).',
+        reason,
+        list,
+      );
 }
 
 /**
@@ -73,7 +78,7 @@ export function repairCutOffReason(steps: Iterable<{ id: string; replanRequested
 
 /**
  * After a window reload (or crash) cut a run off: says so and offers Resume (finished
- * steps are not run again, a step under way starts over) and the Runs view, where the run shows as interrupted.
+ * steps are not run again, a step under way goes on without making a change twice) and the Runs view, where the run shows as interrupted.
  */
 export async function notifyRunInterrupted(run: InterruptedRun, repairCutOff = false): Promise<void> {
   const [resume, showRuns] = [vscode.l10n.t('Resume'), vscode.l10n.t('Show runs')];
@@ -85,7 +90,7 @@ export async function notifyRunInterrupted(run: InterruptedRun, repairCutOff = f
       objective,
     )
     : vscode.l10n.t(
-      'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again; a step that was under way starts over.',
+      'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again; a step that was under way goes on, without making a change twice.',
       objective,
     );
   const choice = await showWarning(message, resume, showRuns);

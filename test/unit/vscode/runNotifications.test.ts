@@ -53,18 +53,18 @@ describe("a run's end notification", () => {
 describe('the reason shown for a run a reload cut off', () => {
   // A newcomer's trial: an agent step whose change was approved and written, and whose task-file tick waited, ran again
   // on Resume (its model asked again, the same file proposed again) while the notice said "Finished steps are not run again".
-  it('names the steps that were under way, which Resume starts over, and says what they changed stays', () => {
+  it('names the steps that were under way, which Resume goes on with, and says what they changed stays', () => {
     assert.equal(
       interruptedRunReason([
         { id: 'S1', status: 'completed', filesChanged: ['a.txt'] },
         { id: 'S2', status: 'running', filesChanged: ['notes.md'] },
         { id: 'S3', status: 'blocked' },
       ]),
-      'The window was closed or reloaded during the run; resume it to go on. Step S2 was under way: Resume starts it over (what it changed stays until Undo).',
+      'The window was closed or reloaded during the run; resume it to go on. Step S2 was under way: Resume goes on with it and does not make a change twice (what it changed stays until Undo).',
     );
     assert.match(
       interruptedRunReason(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, status: id === 'e' ? ('pending' as const) : ('running' as const), filesChanged: id === 'b' ? ['b.txt'] : [] }))),
-      / Steps a, b, c and 1 more were under way: Resume starts them over \(what they changed stays until Undo\)\.$/,
+      / Steps a, b, c and 1 more were under way: Resume goes on with them and does not make a change twice \(what they changed stays until Undo\)\.$/,
     );
   });
 
@@ -73,12 +73,12 @@ describe('the reason shown for a run a reload cut off', () => {
     const head = 'The window was closed or reloaded during the run; resume it to go on.';
     assert.equal(
       interruptedRunReason([{ id: 'S1', status: 'completed', filesChanged: ['a.txt'] }, { id: 'S2', status: 'awaiting_approval' }]),
-      `${head} Step S2 was waiting for your approval, nothing of it written yet: Resume starts it over and asks again.`,
+      `${head} Step S2 was waiting for your approval, nothing of it written yet: Resume asks again.`,
     );
-    assert.equal(interruptedRunReason([{ id: 'S2', status: 'running', filesChanged: [] }]), `${head} Step S2 was under way and had changed no file: Resume starts it over.`);
+    assert.equal(interruptedRunReason([{ id: 'S2', status: 'running', filesChanged: [] }]), `${head} Step S2 was under way and had changed no file: Resume goes on with it.`);
     assert.equal(
       interruptedRunReason([{ id: 'a', status: 'running' }, { id: 'b', status: 'awaiting_user' }]),
-      `${head} Steps a, b were under way and had changed no file: Resume starts them over.`,
+      `${head} Steps a, b were under way and had changed no file: Resume goes on with them.`,
     );
   });
 
