@@ -22,7 +22,7 @@ export interface HeadlineFacts {
 /**
  * One sentence to follow "Run <id>" or "run": status, duration, steps, `changedCount` changed files, repairs, resumes,
  * tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …"); a run that went to its end with steps not done
- * starts "finished with 1 failed step and 1 skipped in …".
+ * starts "finished with 1 failed step and 1 skipped in …", and a waiting one "waiting after …".
  */
 export function runHeadline(summary: HeadlineFacts, changedCount: number): string {
   const notDone = summary.notDone;
@@ -31,7 +31,8 @@ export function runHeadline(summary: HeadlineFacts, changedCount: number): strin
   parts.push(...repairsAndResumes(summary));
   if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
   const lead = notDone === undefined ? summary.status : `finished with ${describeNotDoneCounts(notDone)}`;
-  return `${lead} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
+  // A waiting run has not ended: "waiting in 35 ms" read as a wait of 35 ms (a trial).
+  return `${lead} ${summary.status === 'waiting' ? 'after' : 'in'} ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
 }
 
 /**

@@ -128,6 +128,13 @@ describe('runSummary: how a run ended, once for every view', () => {
   });
 
   // A newcomer's trial: a run reloaded twice read "completed in 1 min 43 s", nothing saying it had stopped and gone on.
+  it('says a waiting run has waited after its time, not "waiting in 35 ms" (a trial read it as a wait of 35 ms)', () => {
+    const waiting = runSummary(stateOf([{ type: 'run_started', plan }, { type: 'step_started', stepId: 'read', attempt: 1 }, { type: 'run_waiting', pending: [] }]));
+    assert.match(waiting.headline, /^waiting after \d/);
+    const ended = runSummary(stateOf([{ type: 'run_started', plan }, { type: 'step_started', stepId: 'read', attempt: 1 }, { type: 'run_failed', reason: 'no' }]));
+    assert.match(ended.headline, /^failed in \d/);
+  });
+
   it('says how often the run was resumed: its time spans the pauses', () => {
     const interrupted = { type: 'run_cancelled', interrupted: true } as const;
     const resumed = { type: 'run_resumed', supplied: {} } as const;
