@@ -3,6 +3,7 @@ import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { loadRuntime } from './loadRuntime';
+import { planFolderUri, takePlanOfFile } from './filePlanFolder';
 import type { PlanFileDeps, PlanFileDocument } from './planFileCommands';
 import type { PlanReview } from './planReview';
 import type { PlanTreeProvider } from './planTreeProvider';
@@ -45,17 +46,13 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
       tools: wiring.tools,
       trusted: () => vscode.workspace.isTrusted,
       showPlan: (plan) => {
-        // The plan file's folder, not the one the views followed (a multi-root trial: the Plan view named the other one).
-        if (folder) {
-          wiring.runs.planFor(plan.id, folder);
-          wiring.runs.useFolder(folder);
-        }
+        takePlanOfFile(wiring.runs, plan, folder);
         wiring.tree.setPlan(plan);
         void vscode.commands.executeCommand('taskPlanner.plan.focus');
       },
       start: (plan) => wiring.runs.start(plan, { folder }),
       review: wiring.review,
-      folderOf: (plan) => (wiring.runs.planFolder(plan.id) ?? wiring.runs.folder())?.uri,
+      folderOf: (plan) => planFolderUri(wiring.runs, plan),
       log: wiring.log,
       ui: loadRuntime().vscodePlanFileUi,
     };

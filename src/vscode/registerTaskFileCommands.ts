@@ -3,6 +3,7 @@ import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { loadRuntime } from './loadRuntime';
+import { planFolderUri, takePlanOfFile } from './filePlanFolder';
 import type { PlanReview } from './planReview';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
@@ -48,18 +49,14 @@ export function registerTaskFileCommands(wiring: TaskFileWiring): vscode.Disposa
     model: wiring.model,
     tick: () => vscode.workspace.getConfiguration('taskPlanner').get<boolean>('taskFiles.tickCheckboxes', false),
     showPlan: (plan: Plan) => {
-      // The file's folder, not the one the views followed: a pytools/TODO.md plan was named "mathlib" in the Plan view.
-      if (folder) {
-        wiring.runs.planFor(plan.id, folder);
-        wiring.runs.useFolder(folder);
-      }
+      takePlanOfFile(wiring.runs, plan, folder);
       wiring.tree.setPlan(plan);
       void vscode.commands.executeCommand('taskPlanner.plan.focus');
     },
     start: (plan: Plan) => wiring.runs.start(plan, { folder }),
     run: wiring.run,
     now: () => Date.now(),
-    folderOf: (plan: Plan) => (wiring.runs.planFolder(plan.id) ?? wiring.runs.folder())?.uri,
+    folderOf: (plan: Plan) => planFolderUri(wiring.runs, plan),
     log: wiring.log,
     ui: loadRuntime().vscodeTaskFileUi,
   });
